@@ -1,0 +1,75 @@
+# lockdep-tool project: build the patched 6.12 kernel, boot it in QEMU,
+# run every test.  `make help` lists the targets; V=1 shows every command.
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+LOCK := flock $(BUILD)/.kernel-build.lock
+export V
+
+.PHONY: help deps kernel tree tool tool-static initramfs run test check \
+	test-host test-guest bench fuzz check-series export-patches clean distclean
+
+help:
+	@echo 'make run             build everything, boot, land in a guest shell with the tool'
+	@echo 'make test            every test, host and in QEMU; ends with "N passed, N failed"'
+	@echo 'make check           host-only tests (no kernel needed)'
+	@echo 'make deps            install missing Debian packages (as root) or name them'
+	@echo 'make kernel          extract, patch, configure, build build/linux'
+	@echo 'make tool            host lockdep-tool at build/lockdep-tool'
+	@echo 'make initramfs       guest image build/initramfs.cpio.gz'
+	@echo 'make bench           benchmarks (figures and ratios)'
+	@echo 'make fuzz            long fuzzing runs of every parser'
+	@echo 'make check-series    apply patches one at a time, build each'
+	@echo 'make export-patches  rewrite patches/ from the commits in build/linux'
+	@echo 'make clean           remove tool builds and run folders (keeps build/linux)'
+	@echo 'make distclean       remove build/ entirely'
+
+$(BUILD):
+	@mkdir -p $@
+
+deps: | $(BUILD)
+	@scripts/deps.sh
+
+kernel: deps | $(BUILD)
+	@$(LOCK) scripts/kernel.sh all
+
+tree: deps | $(BUILD)
+	@$(LOCK) scripts/kernel.sh tree
+
+tool: deps
+	@if [ -f lockdep-tool/Makefile ]; then $(MAKE) -s -C lockdep-tool; fi
+
+tool-static: deps
+	@if [ -f lockdep-tool/Makefile ]; then $(MAKE) -s -C lockdep-tool static; fi
+
+initramfs: kernel tool-static
+	@scripts/initramfs.sh
+
+run: initramfs
+	@./run-qemu.sh
+
+test: deps
+	@scripts/test.sh all
+
+check: deps
+	@scripts/test.sh host
+
+bench: initramfs
+	@scripts/bench.sh
+
+fuzz: deps
+	@if [ -f lockdep-tool/Makefile ]; then $(MAKE) -C lockdep-tool fuzz; fi
+
+check-series: deps | $(BUILD)
+	@$(LOCK) scripts/check-series.sh
+
+export-patches:
+	@scripts/kernel.sh export
+
+clean:
+	rm -rf $(BUILD)/runs $(BUILD)/test $(BUILD)/tool $(BUILD)/lockdep-tool \
+		$(BUILD)/lockdep-tool-static $(BUILD)/initramfs.* $(BUILD)/logs
+
+distclean:
+	rm -rf $(BUILD)

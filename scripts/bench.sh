@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Benchmarks: figures and ratios, never pass/fail.  Runs the tool's host
+# benchmarks and, in the guest, times reading the lockdep export against
+# reading /proc/lockdep on the same boot and graph.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$LOCKDEP_TOP"
+
+if [ -f lockdep-tool/Makefile ]; then
+	echo "== lockdep-tool (host)"
+	make -s -C lockdep-tool bench
+fi
+
+echo "== kernel export vs /proc/lockdep (guest, same boot)"
+./run-qemu.sh -q --no-share -- sh /tests/bench-export.sh

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Scan a guest console log for kernel reports ("badness"): lockdep reports,
+# BUG, WARNING, Oops, panics, UBSAN/KASAN, hung tasks.  Every report title
+# found must be one the caller declared with --expect, else the scan fails
+# naming the line.
+#
+#   console-scan.sh [--expect TITLE]... [--require-expected] [--warn-only] LOG
+#
+# --require-expected: each expected title must appear exactly once.
+# --warn-only: print findings but exit 0.
+set -uo pipefail
+
+expect=() require=0 warn=0
+while [ $# -gt 1 ]; do
+	case "$1" in
+	--expect) expect+=("$2"); shift ;;
+	--require-expected) require=1 ;;
+	--warn-only) warn=1 ;;
+	*) echo "console-scan: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+log=${1:?usage: console-scan.sh [--expect TITLE]... LOG}
+[ -r "$log" ] || { echo "console-scan: cannot read $log" >&2; exit 2; }
+name=$(basename "$log")
+
+# Report titles, after the optional printk time stamp.
+bad='^(\[ *[0-9]+\.[0-9]+\] )?(WARNING:|BUG:|Oops|Kernel panic|kernel BUG|INFO: |general protection fault|UBSAN:|KASAN:|KFENCE:|DEBUG_LOCKS_WARN_ON|watchdog: BUG|RCU detected|Unable to handle)'
+fail=0
+declare -A seen=()
+while IFS=: read -r lineno text; do
+	title=$(printf '%s' "$text" | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //')
+	ok=0
+	for t in "${expect[@]}"; do
+		if [ "$title" = "$t" ]; then
+			ok=1
+			seen[$t]=$(( ${seen[$t]:-0} + 1 ))
+		fi
+	done
+	[ $ok = 1 ] && continue
+	echo "console-scan: $name:$lineno: unexpected report: $title"
+	fail=1
+done < <(tr -d '\r' <"$log" | grep -nE "$bad")
+
+if [ $require = 1 ]; then
+	for t in "${expect[@]}"; do
+		n=${seen[$t]:-0}
+		if [ "$n" != 1 ]; then
+			echo "console-scan: $name: expected report '$t' exactly once, found $n"
+			fail=1
+		fi
+	done
+fi
+[ $warn = 1 ] && exit 0
+exit $fail

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Host unit tests of the harness's own checkers (console-scan.sh and
+# ktap-check.sh) on small synthetic inputs.  Prints KTAP.
+set -uo pipefail
+cd "$(dirname "$0")"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 results=()
+t() {	# NAME WANT-RC CMD...
+	local name=$1 want=$2 rc
+	shift 2
+	"$@" >"$tmp/out" 2>&1
+	rc=$?
+	n=$((n + 1))
+	if [ "$rc" = "$want" ]; then results+=("ok $n $name")
+	else results+=("not ok $n $name" "# exit $rc, want $want: $(head -c 300 "$tmp/out" | tr '\n' '|')"); fi
+}
+
+printf '[    0.000000] Linux version 6.12\r\n[    1.000000] Good, all 261 testcases passed! |\r\n' >"$tmp/clean.log"
+cp "$tmp/clean.log" "$tmp/circular.log"
+printf '[    5.000000] ======================================================\r\n[    5.000000] WARNING: possible circular locking dependency detected\r\n[    5.000000] 6.12.118 #1 Not tainted\r\n' >>"$tmp/circular.log"
+cp "$tmp/circular.log" "$tmp/two.log"
+printf '[    6.000000] BUG: sleeping function called from invalid context at x.c:1\r\n' >>"$tmp/two.log"
+printf 'Kernel panic - not syncing: Attempted to kill init!\n' >"$tmp/panic.log"
+C="WARNING: possible circular locking dependency detected"
+
+t "console-scan: a clean log passes" 0 ./console-scan.sh "$tmp/clean.log"
+t "console-scan: an undeclared report fails" 1 ./console-scan.sh "$tmp/circular.log"
+t "console-scan: a declared report passes" 0 ./console-scan.sh --expect "$C" "$tmp/circular.log"
+t "console-scan: a second, undeclared report fails" 1 ./console-scan.sh --expect "$C" "$tmp/two.log"
+t "console-scan: a required report that is missing fails" 1 ./console-scan.sh --expect "$C" --require-expected "$tmp/clean.log"
+t "console-scan: another title is not the declared one" 1 ./console-scan.sh --expect "WARNING: possible recursive locking detected" "$tmp/circular.log"
+t "console-scan: a panic without time stamp fails" 1 ./console-scan.sh "$tmp/panic.log"
+t "console-scan: --warn-only never fails" 0 ./console-scan.sh --warn-only "$tmp/two.log"
+
+printf 'KTAP version 1\n1..2\nok 1 a\nok 2 b # SKIP no\n' >"$tmp/good.ktap"
+printf 'KTAP version 1\n1..2\nok 1 a\nnot ok 2 b\n' >"$tmp/notok.ktap"
+printf 'KTAP version 1\n1..3\nok 1 a\nok 2 b\n' >"$tmp/short.ktap"
+printf 'KTAP version 1\nok 1 a\n' >"$tmp/noplan.ktap"
+printf 'KTAP version 1\n1..2\nok 2 a\nok 1 b\n' >"$tmp/order.ktap"
+: >"$tmp/empty.ktap"
+t "ktap-check: a complete green document passes" 0 ./ktap-check.sh "$tmp/good.ktap"
+t "ktap-check: a not-ok result fails" 1 ./ktap-check.sh "$tmp/notok.ktap"
+t "ktap-check: fewer results than planned fail" 1 ./ktap-check.sh "$tmp/short.ktap"
+t "ktap-check: a missing plan fails" 1 ./ktap-check.sh "$tmp/noplan.ktap"
+t "ktap-check: results out of order fail" 1 ./ktap-check.sh "$tmp/order.ktap"
+t "ktap-check: an empty document fails" 1 ./ktap-check.sh "$tmp/empty.ktap"
+c=$(./ktap-check.sh --count "$tmp/short.ktap")
+t "ktap-check --count: missing results count as failed" 0 test "$c" = "2 1 0"
+
+echo "KTAP version 1"
+echo "1..$n"
+printf '%s\n' "${results[@]}"
+! printf '%s\n' "${results[@]}" | grep -q '^not ok'

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Extract Debian's linux-source-6.12 into build/linux, apply patches/series,
+# configure (tinyconfig + patches/lockdep.config) and build.
+#
+#   kernel.sh tree     extract (once per source tarball) and apply the series
+#   kernel.sh config   merge the fragment and check every option it needs
+#   kernel.sh build    bzImage + modules, installed under build/modroot
+#   kernel.sh all      the three in order (what `make kernel` runs)
+#   kernel.sh export   rewrite patches/ from build/linux's commits
+#
+# build/linux is a git repository: tag lockdep-base is the pristine source,
+# every patch of the series is one commit on top.  Edit and commit there,
+# then `make export-patches`.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+SRC=${LINUX_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
+TREE=$BUILD/linux
+PATCHES=$LOCKDEP_TOP/patches
+FRAGMENT=$PATCHES/lockdep.config
+GIT="git -C $TREE -c user.name=lockdep-tool -c user.email=lockdep-tool@localhost"
+KMAKE="make -C $TREE ARCH=x86_64 -j${JOBS:-2}"
+
+series_patches() {
+	[ -f "$PATCHES/series" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$PATCHES/series" | grep -v '^$' || true
+}
+
+series_hash() {
+	{
+		cat "$PATCHES/series" 2>/dev/null || true
+		for p in $(series_patches); do
+			cat "$PATCHES/$p"
+		done
+	} | sha256sum | cut -d' ' -f1
+}
+
+source_id() {
+	stat -L -c '%s %Y' "$SRC"
+}
+
+# The applied series must not be thrown away while it carries work that
+# is not in patches/ yet.
+check_tree_clean() {
+	local stamp=$TREE/.git/lockdep-series
+	if ! $GIT diff --quiet HEAD -- 2>/dev/null; then
+		die "build/linux has uncommitted changes; commit them and run 'make export-patches', or discard them (git -C build/linux checkout .)"
+	fi
+	if [ -f "$stamp" ] && [ "$(cut -d' ' -f2 "$stamp")" != "$($GIT rev-parse HEAD)" ]; then
+		die "build/linux has commits that are not in patches/: run 'make export-patches' first (or 'git -C build/linux reset --hard' to the series)"
+	fi
+}
+
+extract() {
+	[ -f "$SRC" ] || die "$SRC not found: install linux-source-6.12 (make deps)"
+	if [ -d "$TREE/.git" ] && [ "$(cat "$TREE/.git/lockdep-source" 2>/dev/null)" = "$(source_id)" ]; then
+		return 0
+	fi
+	if [ -d "$TREE/.git" ]; then
+		check_tree_clean
+		echo "  $SRC changed: extracting it again"
+	fi
+	stage extracting "$SRC -> build/linux"
+	rm -rf "$TREE" "$TREE.new"
+	mkdir -p "$TREE.new"
+	tar -C "$TREE.new" -xf "$SRC"
+	mv "$TREE.new"/linux-source-* "$TREE"
+	rmdir "$TREE.new"
+	local ver
+	ver=$(make -s -C "$TREE" kernelversion)
+	git -C "$TREE" init -q -b lockdep
+	# Debian's .gitignore ignores the whole top level: commit the pristine
+	# tree as it is, then drop that rule so new files show up in git status.
+	git -C "$TREE" add -f -A .
+	$GIT commit -q -m "linux-source $ver (pristine, from $(basename "$SRC"))"
+	sed -i '/^# Debian packaging: ignore everything/,/^!\/debian\//d' "$TREE/.gitignore"
+	$GIT commit -q -a -m "Drop Debian's top-level ignore rule so new files are seen"
+	$GIT tag -f lockdep-base >/dev/null
+	source_id >"$TREE/.git/lockdep-source"
+	stage_done
+}
+
+apply_series() {
+	local stamp=$TREE/.git/lockdep-series want
+	want=$(series_hash)
+	if [ -f "$stamp" ] && [ "$(cut -d' ' -f1 "$stamp")" = "$want" ] &&
+	   [ "$(cut -d' ' -f2 "$stamp")" = "$($GIT rev-parse HEAD)" ]; then
+		return 0
+	fi
+	check_tree_clean
+	stage patching "$(series_patches | wc -l) patches from patches/series"
+	$GIT reset -q --hard lockdep-base
+	local p ver
+	ver=$(make -s -C "$TREE" kernelversion)
+	for p in $(series_patches); do
+		[ -f "$PATCHES/$p" ] || die "patches/series names $p, which does not exist"
+		if ! $GIT am -q --keep-cr "$PATCHES/$p" >"$LOGDIR/git-am.log" 2>&1; then
+			$GIT am --abort >/dev/null 2>&1 || true
+			$GIT reset -q --hard lockdep-base
+			rm -f "$stamp"
+			echo "error: patch $p does not apply to linux-source $ver:" >&2
+			sed -e '/^hint:/d' -e 's/^/  /' "$LOGDIR/git-am.log" >&2
+			echo "  (the series was written for 6.12.118; rebase it in build/linux and run 'make export-patches')" >&2
+			exit 1
+		fi
+	done
+	echo "$want $($GIT rev-parse HEAD)" >"$stamp"
+	stage_done
+}
+
+configure() {
+	local stamp=$TREE/.lockdep-config want
+	want=$( (cat "$FRAGMENT"; series_hash) | sha256sum | cut -d' ' -f1)
+	if [ -f "$TREE/.config" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+		return 0
+	fi
+	stage configuring "tinyconfig + patches/lockdep.config"
+	quiet "$LOGDIR/config.log" $KMAKE tinyconfig
+	quiet "$LOGDIR/config.log" "$TREE/scripts/kconfig/merge_config.sh" -m -O "$TREE" "$TREE/.config" "$FRAGMENT"
+	quiet "$LOGDIR/config.log" $KMAKE olddefconfig
+	local missing=
+	while IFS= read -r opt; do
+		grep -qx "$opt" "$TREE/.config" || missing="$missing ${opt}"
+	done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$FRAGMENT")
+	if [ -n "$missing" ]; then
+		rm -f "$stamp"
+		echo "error: the final .config lacks options patches/lockdep.config requires:" >&2
+		for m in $missing; do
+			echo "  $m (got: $(grep -E "^(# )?${m%%=*}[= ]" "$TREE/.config" || echo 'not present'))" >&2
+		done
+		echo "  (an unmet dependency dropped them; see build/logs/config.log)" >&2
+		exit 1
+	fi
+	echo "$want" >"$stamp"
+	stage_done
+}
+
+build() {
+	stage building "bzImage and modules (make -j${JOBS:-2}; log: build/logs/kernel-build.log)"
+	quiet "$LOGDIR/kernel-build.log" $KMAKE bzImage modules
+	rm -rf "$BUILD/modroot"
+	quiet "$LOGDIR/kernel-build.log.modinst" $KMAKE INSTALL_MOD_PATH="$BUILD/modroot" modules_install
+	stage_done
+}
+
+export_patches() {
+	[ -d "$TREE/.git" ] || die "no build/linux tree: run 'make kernel' first"
+	$GIT diff --quiet HEAD -- || die "build/linux has uncommitted changes: commit them first"
+	local n
+	n=$($GIT rev-list --count lockdep-base..HEAD)
+	# The cover letter (0000-cover-letter.patch) is written by hand and kept.
+	find "$PATCHES" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
+		! -name '0000-cover-letter.patch' -delete
+	$GIT format-patch -q --no-signature --zero-commit -N \
+		-o "$PATCHES" lockdep-base..HEAD >/dev/null
+	(cd "$PATCHES" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '^0000-cover-letter' >series.new || true)
+	{ echo "# Applied in order by scripts/kernel.sh (git am) on linux-source-6.12."; cat "$PATCHES/series.new"; } >"$PATCHES/series"
+	rm -f "$PATCHES/series.new"
+	echo "$(series_hash) $($GIT rev-parse HEAD)" >"$TREE/.git/lockdep-series"
+	echo "  exported $n patches to patches/ (series rewritten)"
+}
+
+case "${1:-all}" in
+tree)	extract; apply_series ;;
+config)	configure ;;
+build)	build ;;
+all)	extract; apply_series; configure; build ;;
+export)	export_patches ;;
+*)	die "usage: kernel.sh tree|config|build|all|export" ;;
+esac

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Every test of the project.  `test.sh host`: host-only suites; `test.sh all`
+# adds the kernel build and the QEMU boots.  Ends with one line
+# "N passed, N failed, N skipped"; exit 0 only when nothing failed.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$LOCKDEP_TOP"
+
+what=${1:-all}
+T=$BUILD/test
+rm -rf "$T"
+mkdir -p "$T"
+PASSED=0 FAILED=0 SKIPPED=0
+FAILURES=()
+t_start=$(date +%s)
+
+pass() { PASSED=$((PASSED + 1)); printf '  ok      %s\n' "$1"; }
+fail() {
+	FAILED=$((FAILED + 1)); FAILURES+=("$1")
+	printf '  FAILED  %s\n' "$1"
+	[ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/          /' | head -n 20
+}
+skip() { SKIPPED=$((SKIPPED + 1)); printf '  skip    %s (%s)\n' "$1" "$2"; }
+
+# suite_ktap NAME FILE RC: fold a KTAP document into the totals, one line
+# per failing case.
+suite_ktap() {
+	local name=$1 file=$2 rc=$3 counts p f s
+	counts=$(scripts/ktap-check.sh --count "$file")
+	read -r p f s <<<"$counts"
+	PASSED=$((PASSED + p)); FAILED=$((FAILED + f)); SKIPPED=$((SKIPPED + s))
+	if [ "$f" != 0 ] || [ "$rc" != 0 ]; then
+		FAILURES+=("$name")
+		printf '  FAILED  %s: %s passed, %s failed, %s skipped (exit %s)\n' "$name" "$p" "$f" "$s" "$rc"
+		grep -E '^not ok|^# ' "$file" | grep -v '^# running' | head -n 30 | sed 's/^/          /'
+		scripts/ktap-check.sh "$file" | head -n 10 | sed 's/^/          /'
+		# a run that failed outside its KTAP (console scan, crash) counts once
+		if [ "$f" = 0 ]; then FAILED=$((FAILED + 1)); fi
+	else
+		printf '  ok      %s: %s passed, %s skipped\n' "$name" "$p" "$s"
+	fi
+}
+
+# expect_rc NAME WANT CMD...: a check on an exit status
+expect_rc() {
+	local name=$1 want=$2 rc out
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" = "$want" ]; then pass "$name"; else
+		fail "$name" "exit $rc, want $want; output:
+$(printf '%s\n' "$out" | tail -n 15)"
+	fi
+}
+
+host_suites() {
+	echo "host tests"
+	scripts/harness-selftest.sh >"$T/harness.ktap" 2>&1
+	suite_ktap harness-unit "$T/harness.ktap" $?
+	if [ -f lockdep-tool/Makefile ]; then
+		make -s -C lockdep-tool check >"$T/tool.ktap" 2>"$T/tool.err"
+		rc=$?
+		[ -s "$T/tool.ktap" ] || cat "$T/tool.err" >"$T/tool.ktap"
+		suite_ktap lockdep-tool "$T/tool.ktap" $rc
+	else
+		skip lockdep-tool "lockdep-tool/ not written yet"
+	fi
+}
+
+guest_suites() {
+	stage building "kernel, tool and guest image (make initramfs)"
+	if ! make -s initramfs >"$T/build.log" 2>&1; then
+		tail -n 30 "$T/build.log"
+		fail "build" "make initramfs failed (build/test/build.log)"
+		return
+	fi
+	stage_done
+	local RQ="./run-qemu.sh -q"
+
+	echo "guest tests (QEMU, one boot each)"
+	local b0 b1
+	b0=$(date +%s)
+	$RQ --test --out "$T/guest-default" >"$T/guest-default.out" 2>&1
+	rc=$?
+	b1=$(date +%s)
+	cp "$T/guest-default/ktap" "$T/guest-default.ktap" 2>/dev/null || cp "$T/guest-default.out" "$T/guest-default.ktap"
+	suite_ktap "guest-default ($((b1 - b0))s boot+tests)" "$T/guest-default.ktap" $rc
+	[ $rc = 0 ] || tail -n 5 "$T/guest-default.out" | sed 's/^/          /'
+
+	echo "harness: run-qemu.sh and the console scan"
+	expect_rc "a failing guest check makes --test fail" 1 \
+		$RQ --test --out "$T/harness-fail" harness-fail
+	expect_rc "an undeclared kernel report makes --test fail" 1 \
+		$RQ --test --out "$T/harness-badness" harness-badness
+	expect_rc "a declared kernel report is accepted" 0 \
+		$RQ --test --out "$T/harness-declared" \
+		--expect "WARNING: lockdep harness self-test: this report is undeclared" harness-badness
+	local out
+	out=$($RQ --out "$T/cmd-stats" -- cat /proc/lockdep_stats 2>&1)
+	if [ $? = 0 ] && grep -q 'lock-classes:' <<<"$out"; then
+		pass "run-qemu.sh -- cat /proc/lockdep_stats prints the stats"
+	else
+		fail "run-qemu.sh -- cat /proc/lockdep_stats prints the stats" "$out"
+	fi
+	expect_rc "run-qemu.sh -- false exits 1" 1 $RQ --out "$T/cmd-false" -- false
+	expect_rc "run-qemu.sh -- 'exit 7' exits 7" 7 $RQ --out "$T/cmd-exit7" -- 'exit 7'
+	mkdir -p "$T/share"
+	rm -f "$T/share/from-guest"
+	expect_rc "run-qemu.sh --share: the guest writes to /host" 0 \
+		$RQ --out "$T/cmd-share" --share "$T/share" -- 'uname -r >/host/from-guest'
+	if [ -s "$T/share/from-guest" ]; then pass "a file written to /host appears on the host"
+	else fail "a file written to /host appears on the host" "$T/share/from-guest is missing"; fi
+	expect_rc "the watchdog kills a hung guest (exit 124)" 124 \
+		$RQ --out "$T/cmd-hang" --no-share --timeout 25 -- 'sleep 1000'
+	expect_rc "a panicking guest is reported (exit 125)" 125 \
+		$RQ --out "$T/cmd-panic" --no-share --append rdinit=/bin/false -- true
+}
+
+case "$what" in
+host)	host_suites ;;
+all)	host_suites; guest_suites ;;
+*)	die "usage: test.sh host|all" ;;
+esac
+
+t=$(( $(date +%s) - t_start ))
+echo
+echo "took $((t / 60))m$((t % 60))s; logs and run folders in build/test/"
+[ ${#FAILURES[@]} -gt 0 ] && printf 'failed: %s\n' "${FAILURES[@]}"
+echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+[ "$FAILED" = 0 ]
