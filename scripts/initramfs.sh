@@ -29,12 +29,10 @@ stage packing "guest image build/initramfs.cpio.gz"
 	echo "file /bin/busybox $BUSYBOX 755 0 0"
 	"$BUSYBOX" --list-full | while read -r a; do
 		case "$a" in
-		bin/busybox|sbin/poweroff|sbin/halt|linuxrc) continue ;;
+		bin/busybox|linuxrc) continue ;;
 		esac
 		echo "slink /$a /bin/busybox 777 0 0"
 	done
-	echo "file /sbin/poweroff $TOP/initramfs/poweroff 755 0 0"
-	echo "file /sbin/halt $TOP/initramfs/poweroff 755 0 0"
 	echo "file /etc/profile $TOP/initramfs/profile 644 0 0"
 	echo "file /etc/passwd $TOP/initramfs/passwd 644 0 0"
 	echo "file /etc/group $TOP/initramfs/group 644 0 0"
