@@ -6,17 +6,21 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 TOP=$LOCKDEP_TOP
-GEN=$BUILD/linux/usr/gen_init_cpio
+# Overridable to pack an image for another kernel tree (e.g. a dev clone):
+# KTREE (gen_init_cpio), MODROOT (modules_install root), OUT.
+KTREE=${KTREE:-$BUILD/linux}
+MODROOT=${MODROOT:-$BUILD/modroot}
+OUT=${OUT:-$BUILD/initramfs.cpio.gz}
+GEN=$KTREE/usr/gen_init_cpio
 BUSYBOX=${BUSYBOX:-/bin/busybox}
-LIST=$BUILD/initramfs.list
-OUT=$BUILD/initramfs.cpio.gz
+LIST=${OUT%.cpio.gz}.list
 
 [ -x "$GEN" ] || die "$GEN missing: run 'make kernel' first"
 [ -x "$BUSYBOX" ] || die "$BUSYBOX missing: install busybox-static (make deps)"
 file -L "$BUSYBOX" 2>/dev/null | grep -q 'dynamically linked' &&
 	die "$BUSYBOX is dynamically linked: install busybox-static"
 
-stage packing "guest image build/initramfs.cpio.gz"
+stage packing "guest image ${OUT#$LOCKDEP_TOP/}"
 {
 	for d in /bin /sbin /usr /usr/bin /usr/sbin /usr/local /usr/local/bin \
 		 /dev /proc /sys /tmp /run /root /etc /lib /lib/modules /host \
@@ -43,12 +47,12 @@ stage packing "guest image build/initramfs.cpio.gz"
 	if [ -x "$BUILD/lockdep-tool-static" ]; then
 		echo "file /usr/local/bin/lockdep-tool $BUILD/lockdep-tool-static 755 0 0"
 	fi
-	if [ -d "$BUILD/modroot/lib/modules" ]; then
-		(cd "$BUILD/modroot" && find lib/modules -mindepth 1 | sort) | while read -r f; do
-			if [ -d "$BUILD/modroot/$f" ]; then
+	if [ -d "$MODROOT/lib/modules" ]; then
+		(cd "$MODROOT" && find lib/modules -mindepth 1 | sort) | while read -r f; do
+			if [ -d "$MODROOT/$f" ]; then
 				echo "dir /$f 755 0 0"
-			elif [ -f "$BUILD/modroot/$f" ] && [ ! -L "$BUILD/modroot/$f" ]; then
-				echo "file /$f $BUILD/modroot/$f 644 0 0"
+			elif [ -f "$MODROOT/$f" ] && [ ! -L "$MODROOT/$f" ]; then
+				echo "file /$f $MODROOT/$f 644 0 0"
 			fi
 		done
 	fi
