@@ -38,7 +38,7 @@ options:
 
 A command line is joined with spaces and run by the guest's sh (like ssh):
   ./run-qemu.sh -- cat /proc/lockdep_stats
-  ./run-qemu.sh -- 'grep -c "^[0-9a-f]" /proc/lockdep'
+  ./run-qemu.sh -- 'grep -c "FD:" /proc/lockdep'
 
 exit status: the command's status (-- CMD), 0/1 (--test), 0 (shell);
   124 the watchdog killed a hung guest; 125 the guest crashed, panicked or
