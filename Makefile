@@ -4,7 +4,8 @@
 SHELL := /bin/bash
 TOP := $(CURDIR)
 BUILD := $(TOP)/build
-LOCK := flock $(BUILD)/.kernel-build.lock
+KBUILD_LOCK ?= $(BUILD)/.kernel-build.lock
+LOCK := flock $(KBUILD_LOCK)
 export V
 
 .PHONY: help deps kernel tree tool tool-static initramfs run test check \
