@@ -68,13 +68,12 @@ host_suites() {
 }
 
 guest_suites() {
-	stage building "kernel, tool and guest image (make initramfs)"
-	if ! make -s initramfs >"$T/build.log" 2>&1; then
-		tail -n 30 "$T/build.log"
+	echo "building the kernel, the tool and the guest image (make initramfs)"
+	make -s initramfs 2>&1 | tee "$T/build.log"
+	if [ "${PIPESTATUS[0]}" != 0 ]; then
 		fail "build" "make initramfs failed (build/test/build.log)"
 		return
 	fi
-	stage_done
 	local RQ="./run-qemu.sh -q"
 
 	echo "guest tests (QEMU, one boot each)"
