@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh - load and query timings at full capacity (8191 classes,
+# 262144 dependencies, 262144 chains), printed as medians and ratios.
+# Never asserts: machines differ.  Called by `make -C lockdep-tool bench`
+# with BIN, GEN and OUT set.  RUNS=N repetitions (default 7).
+set -eu
+RUNS=${RUNS:-7}
+SNAP=$OUT/bench-snapshot
+if [ ! -f "$SNAP/proc/lockdep" ]; then
+	echo "generating $SNAP ..."
+	"$GEN" "$SNAP"
+fi
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# elapsed seconds of a command, RUNS times -> median in ms
+time_ms() {
+	for _ in $(seq "$RUNS"); do
+		/usr/bin/time -f %e "$@" 2>&1 >/dev/null | tail -n 1
+	done | median | awk '{printf "%.0f", $1 * 1000}'
+}
+cpu_ms() {
+	for _ in $(seq "$RUNS"); do
+		/usr/bin/time -f "%U %S" "$@" 2>&1 >/dev/null | tail -n 1 |
+			awk '{print $1 + $2}'
+	done | median | awk '{printf "%.0f", $1 * 1000}'
+}
+peak_kb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1; }
+
+echo "lockdep-tool bench: $(nproc) cpus, medians of $RUNS runs"
+for fmt in proc export; do
+	dir=$SNAP/$fmt
+	[ $fmt = export ] && dir=$SNAP/export/lockdep
+	size=$(du -sb "$dir" | cut -f1)
+	cat "$dir"/* > /dev/null
+	cat_ms=$(time_ms sh -c "cat $dir/* > /dev/null")
+	load_ms=$(time_ms "$BIN" -s "$dir" info)
+	load_cpu=$(cpu_ms "$BIN" -s "$dir" info)
+	mem=$(peak_kb "$BIN" -s "$dir" info)
+	echo
+	echo "== $fmt files: $((size / 1048576)) MiB"
+	echo "cat:            ${cat_ms} ms"
+	echo "load+index:     ${load_ms} ms elapsed, ${load_cpu} ms cpu" \
+	     "(ratio to cat: $(awk -v a="$load_ms" -v b="$cat_ms" \
+		'BEGIN {printf "%.1f", b ? a / b : 0}')x, goal <= 2x)"
+	echo "peak memory:    $((mem / 1024)) MiB"
+	# per-command times inside one process (load excluded)
+	cls=$("$BIN" -s "$dir" -j classes --sort fd --reverse 2>/dev/null |
+	      jq -r '.classes[0].id')
+	for q in "show @$cls" "deps @$cls --depth 3" "dot @$cls --depth 2"; do
+		times=$( (echo info; for _ in $(seq "$RUNS"); do echo "$q"; done) |
+			LOCKDEP_TOOL_TIMING=1 "$BIN" -s "$dir" 2>&1 >/dev/null |
+			grep '^time ' | tail -n "$RUNS" | awk '{print $3}' | median)
+		printf "%-24s %s ms (goal < 50 ms)\n" "$q:" "$times"
+	done
+	if [ $fmt = export ]; then
+		t=$(echo "classes --sort fd" | LOCKDEP_TOOL_TIMING=1 \
+			"$BIN" -s "$dir" 2>&1 >/dev/null | awk '/^time/ {print $3}')
+		echo "classes (FD/BD of all, computed): $t ms"
+	fi
+done

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_dot.c - `dot`: the dependency graph, or a class's neighbourhood, in
+ * Graphviz DOT.  Node ids come from the model (c<N>), names only appear
+ * in labels, escaping happens in out_dot_quoted(), and nodes and edges are
+ * emitted in id order so that the same input gives the same bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+enum { O_DEPTH, O_REVERSE, O_FORWARD };
+
+static const struct {
+	const char *kind, *attrs;
+} colours[] = {
+	{ "hardirq-safe", "fillcolor=\"#f4a3a3\"" },
+	{ "softirq-safe", "fillcolor=\"#f9cf8f\"" },
+	{ "irq-unsafe", "fillcolor=\"#a9c8f0\"" },
+	{ "no-irq", "fillcolor=\"#e0e0e0\"" },
+	{ "unused", "fillcolor=\"#ffffff\"" },
+	{ "unknown", "fillcolor=\"#ffffff\", style=\"filled,dashed\"" },
+};
+
+static const char *node_attrs(const struct ld_class *c)
+{
+	const char *k = class_irq_kind(c);
+	unsigned int i;
+
+	for (i = 0; i < sizeof(colours) / sizeof(colours[0]); i++)
+		if (!strcmp(colours[i].kind, k))
+			return colours[i].attrs;
+	return colours[5].attrs;
+}
+
+static const char *edge_attrs(const struct ld_dep *d)
+{
+	if (!d->type_known)
+		return "color=\"#808080\"";
+	if (d->type & LD_DEP_EN)
+		return "style=solid";
+	if (d->type == LD_DEP_SR)
+		return "style=dotted";
+	return "style=dashed";
+}
+
+/* BFS from @root over one direction; marks in[] the classes reached. */
+static void walk(const struct ld_model *m, uint32_t root, unsigned long depth,
+		 bool back, uint32_t *level, uint32_t *queue, bool *in)
+{
+	const uint32_t *off = back ? m->in_off : m->out_off;
+	const uint32_t *adj = back ? m->in : m->out;
+	uint32_t head = 0, tail = 0, i, k;
+
+	for (i = 0; i < m->nr_classes; i++)
+		level[i] = UINT32_MAX;
+	level[root] = 0;
+	in[root] = true;
+	queue[tail++] = root;
+	while (head < tail) {
+		uint32_t u = queue[head++];
+
+		if (level[u] >= depth)
+			continue;
+		for (k = off[u]; k < off[u + 1]; k++) {
+			const struct ld_dep *d = &m->deps[adj[k]];
+			uint32_t v = back ? d->from : d->to;
+
+			if (level[v] != UINT32_MAX)
+				continue;
+			level[v] = level[u] + 1;
+			in[v] = true;
+			queue[tail++] = v;
+		}
+	}
+}
+
+int cmd_dot(struct ctx *ctx, struct cmd_args *a)
+{
+	const struct ld_model *m = ctx->m;
+	unsigned long depth = 1;
+	uint32_t root = LD_NONE, *level = NULL, *queue = NULL, i, k;
+	uint32_t nn = 0, ne = 0;
+	bool *in = NULL;
+	FILE *f = ctx->out;
+	int ret;
+
+	if (!opt_uint(ctx, a, O_DEPTH, "depth", 1000, &depth, &ret))
+		return ret;
+	if (a->set[O_REVERSE] && a->set[O_FORWARD])
+		return usage_error(
+			ctx, "--reverse and --forward exclude each other");
+	if (a->argc) {
+		ret = resolve_class(ctx, a->argv[0], &root);
+		if (ret)
+			return ret;
+	} else if (a->set[O_DEPTH] || a->set[O_REVERSE] || a->set[O_FORWARD]) {
+		return usage_error(
+			ctx, "--depth, --reverse and --forward need a CLASS");
+	}
+	if (!m->have.deps)
+		warn_msg(
+			"dot: no dependency data in this source: classes only");
+	level = malloc((m->nr_classes + 1) * sizeof(*level));
+	queue = malloc((m->nr_classes + 1) * sizeof(*queue));
+	in = calloc(m->nr_classes + 1, sizeof(*in));
+	if (!level || !queue || !in) {
+		free(level);
+		free(queue);
+		free(in);
+		err_msg("out of memory");
+		return EXIT_DATA;
+	}
+	if (root == LD_NONE) {
+		memset(in, 1, m->nr_classes * sizeof(*in));
+	} else {
+		if (!a->set[O_REVERSE])
+			walk(m, root, depth, false, level, queue, in);
+		if (!a->set[O_FORWARD])
+			walk(m, root, depth, true, level, queue, in);
+	}
+
+#define IN(c) (in[c])
+	if (ctx->json) {
+		struct jw w;
+
+		jw_init(&w, f, ctx->pretty);
+		jw_doc_start(&w, "dot");
+		jw_key(&w, "root");
+		if (root == LD_NONE)
+			jw_null(&w);
+		else
+			jw_int(&w, root);
+		jw_key(&w, "nodes");
+		jw_arr_start(&w);
+		for (i = 0; i < m->nr_classes; i++) {
+			if (!IN(i))
+				continue;
+			jw_obj_start(&w);
+			jw_kint(&w, "id", i);
+			jw_kstrn(&w, "name", m->classes[i].name);
+			jw_kstr(&w, "kind", class_irq_kind(&m->classes[i]));
+			jw_obj_end(&w);
+		}
+		jw_arr_end(&w);
+		jw_key(&w, "edges");
+		jw_arr_start(&w);
+		for (i = 0; i < m->nr_classes; i++) {
+			if (!IN(i))
+				continue;
+			for (k = m->out_off[i]; k < m->out_off[i + 1]; k++) {
+				const struct ld_dep *d = &m->deps[m->out[k]];
+				char tb[16];
+
+				if (!IN(d->to))
+					continue;
+				jw_obj_start(&w);
+				jw_kint(&w, "from", d->from);
+				jw_kint(&w, "to", d->to);
+				jw_key(&w, "type");
+				if (d->type_known)
+					jw_str(&w, ld_dep_type_str(d->type,
+								   true, tb));
+				else
+					jw_null(&w);
+				jw_key(&w, "distance");
+				if (d->distance)
+					jw_int(&w, d->distance);
+				else
+					jw_null(&w);
+				jw_obj_end(&w);
+			}
+		}
+		jw_arr_end(&w);
+		jw_doc_end(&w);
+		goto out;
+	}
+
+	for (i = 0; i < m->nr_classes; i++)
+		if (IN(i)) {
+			nn++;
+			for (k = m->out_off[i]; k < m->out_off[i + 1]; k++)
+				ne += IN(m->deps[m->out[k]].to);
+		}
+	fprintf(f, "// lockdep-tool dot: %u classes, %u dependencies\n", nn,
+		ne);
+	fputs("// fill: red hardirq-safe, orange softirq-safe, blue irq-unsafe,\n"
+	      "//       grey no irq use, white unused, dashed border unknown\n"
+	      "// edge: solid EN, dashed ER/SN, dotted SR only, grey type unknown\n",
+	      f);
+	fputs("digraph lockdep {\n"
+	      "\tgraph [rankdir=LR];\n"
+	      "\tnode [shape=box, style=filled, fontname=\"monospace\", fontsize=10];\n"
+	      "\tedge [arrowsize=0.6];\n",
+	      f);
+	for (i = 0; i < m->nr_classes; i++) {
+		if (!IN(i))
+			continue;
+		fprintf(f, "\tc%u [label=", i);
+		out_dot_quoted(f, m->classes[i].name.s, m->classes[i].name.len);
+		fprintf(f, ", %s%s];\n", node_attrs(&m->classes[i]),
+			i == root ? ", penwidth=3" : "");
+	}
+	for (i = 0; i < m->nr_classes; i++) {
+		if (!IN(i))
+			continue;
+		for (k = m->out_off[i]; k < m->out_off[i + 1]; k++) {
+			const struct ld_dep *d = &m->deps[m->out[k]];
+
+			if (!IN(d->to))
+				continue;
+			fprintf(f, "\tc%u -> c%u [%s", d->from, d->to,
+				edge_attrs(d));
+			if (d->distance > 1)
+				fprintf(f, ", label=\"d=%d\"", d->distance);
+			fputs("];\n", f);
+		}
+	}
+	fputs("}\n", f);
+out:
+	free(level);
+	free(queue);
+	free(in);
+	return EXIT_OK;
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_info.c - `info`: where the model came from, which files were read
+ * and used, what each kind of data is known from, and what is missing.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static const struct {
+	const char *name, *missing;
+	size_t off;
+} kinds[] = {
+#define K(f, why)                                    \
+	{                                            \
+#f, why, offsetof(struct ld_have, f) \
+	}
+	K(classes, "no class list"),
+	K(ops, "no OPS counters (CONFIG_DEBUG_LOCKDEP)"),
+	K(kernel_fd_bd, "FD/BD not from the kernel (recomputed, or unknown)"),
+	K(usage, "no usage bits (CONFIG_PROVE_LOCKING)"),
+	K(deps, "no dependencies (CONFIG_PROVE_LOCKING)"),
+	K(dep_all_distances,
+	  "only distance-1 dependencies (/proc/lockdep hides the rest)"),
+	K(dep_types, "no dependency types (SR/ER/SN/EN)"),
+	K(traces, "no stack traces of dependencies"),
+	K(usage_traces, "no usage traces"),
+	K(wait_types, "no wait types or lock types"),
+	K(chains, "no lock chains"),
+	K(chain_keys, "no chain keys or per-lock read state"),
+	K(stats, "no counters"),
+	K(lockstat, "no lock_stat (CONFIG_LOCK_STAT)"),
+#undef K
+};
+
+static bool have(const struct ld_model *m, unsigned int i)
+{
+	return *(const bool *)((const char *)&m->have + kinds[i].off);
+}
+
+int cmd_info(struct ctx *ctx, struct cmd_args *a)
+{
+	const struct ld_model *m = ctx->m;
+	const char *where = ctx->nr_snapshots ? ctx->snapshots[0] : "live";
+	FILE *f = ctx->out;
+	unsigned int i;
+	struct jw w;
+
+	(void)a;
+	if (ctx->json) {
+		jw_init(&w, f, ctx->pretty);
+		jw_doc_start(&w, "info");
+		jw_kstr(&w, "source", where);
+		jw_key(&w, "origin");
+		m->origin ? jw_str(&w, m->origin) : jw_null(&w);
+		jw_key(&w, "release");
+		m->release ? jw_str(&w, m->release) : jw_null(&w);
+		jw_key(&w, "captured");
+		m->captured ? jw_str(&w, m->captured) : jw_null(&w);
+		jw_kstr(&w, "format", m->from_export ? "debugfs" : "proc");
+		jw_kbool(&w, "consistent", m->consistent);
+		jw_key(&w, "generation");
+		if (m->has_generation)
+			jw_uint(&w, m->generation);
+		else
+			jw_null(&w);
+		jw_kbool(&w, "partial", m->partial);
+		jw_key(&w, "files");
+		jw_arr_start(&w);
+		for (i = 0; i < m->nr_sections; i++) {
+			jw_obj_start(&w);
+			jw_kstr(&w, "name", m->sections[i].name);
+			jw_kstr(&w, "path", m->sections[i].path);
+			jw_kint(&w, "bytes", m->sections[i].len);
+			jw_kbool(&w, "used", m->sections[i].used);
+			jw_obj_end(&w);
+		}
+		jw_arr_end(&w);
+		jw_kint(&w, "classes", m->nr_classes);
+		jw_kint(&w, "dependencies", m->nr_deps);
+		jw_kint(&w, "chains", m->nr_chains);
+		jw_kint(&w, "traces", m->nr_traces);
+		jw_kint(&w, "lockstat_entries", m->nr_lockstat);
+		jw_key(&w, "known");
+		jw_obj_start(&w);
+		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			jw_kbool(&w, kinds[i].name, have(m, i));
+		jw_obj_end(&w);
+		jw_key(&w, "warnings");
+		jw_arr_start(&w);
+		for (i = 0; i < m->nr_warnings; i++)
+			jw_str(&w, m->warnings[i]);
+		jw_arr_end(&w);
+		jw_doc_end(&w);
+		return EXIT_OK;
+	}
+	fprintf(f, "source:    %s\n", where);
+	fprintf(f, "origin:    %s\n", m->origin ? m->origin : "unknown");
+	fprintf(f, "release:   %s\n", m->release ? m->release : "unknown");
+	fprintf(f, "captured:  %s\n", m->captured ? m->captured : "unknown");
+	fprintf(f, "format:    %s\n",
+		m->from_export ? "debugfs export" : "stock /proc files");
+	if (m->has_generation)
+		fprintf(f, "consistent: %s (generation %llu)\n",
+			m->consistent ? "yes" : "NO",
+			(unsigned long long)m->generation);
+	else
+		fputs("consistent: not guaranteed (/proc files are read one after another)\n",
+		      f);
+	if (m->partial)
+		fputs("partial:   yes, an input was cut short\n", f);
+	fputs("files:\n", f);
+	for (i = 0; i < m->nr_sections; i++) {
+		fprintf(f, "  %-16s %10zu bytes  %s%s\n", m->sections[i].name,
+			m->sections[i].len, m->sections[i].path,
+			m->sections[i].used ? "" : "  (not used)");
+	}
+	fprintf(f,
+		"classes %u, dependencies %u, chains %u, traces %u, lock_stat entries %u\n",
+		m->nr_classes, m->nr_deps, m->nr_chains, m->nr_traces,
+		m->nr_lockstat);
+	fputs("missing:\n", f);
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!have(m, i))
+			fprintf(f, "  %s\n", kinds[i].missing);
+	for (i = 0; i < m->nr_warnings; i++)
+		fprintf(f, "warning: %s\n", m->warnings[i]);
+	return EXIT_OK;
+}

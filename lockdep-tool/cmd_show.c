@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_show.c - `show CLASS`: everything the model knows about one class,
+ * and an explicit "unknown" for what the source could not tell.
+ */
+#include <string.h>
+
+#include "cmd.h"
+
+static void text_dep(FILE *f, const struct ld_model *m, uint32_t d, bool out)
+{
+	const struct ld_dep *e = &m->deps[d];
+	const struct ld_class *o = &m->classes[out ? e->to : e->from];
+	char tb[16];
+
+	fprintf(f, "    %s @%u ", out ? "->" : "<-", o->id);
+	out_str(f, o->name);
+	fputs("  [", f);
+	if (e->distance)
+		fprintf(f, "distance %d", e->distance);
+	else
+		fputs("distance ?", f);
+	fprintf(f, ", type %s", ld_dep_type_str(e->type, e->type_known, tb));
+	if (!e->trace_known)
+		fputs(", stack unknown", f);
+	else if (e->trace == LD_NONE)
+		fputs(", no stack saved", f);
+	fputs("]\n", f);
+	if (e->trace_known)
+		text_trace(f, m, e->trace, "         ");
+}
+
+static void text_ls_row(FILE *f, const char *what, const int64_t *v)
+{
+	char b1[32], b2[32], b3[32], b4[32];
+
+	fprintf(f,
+		"    %s: contentions %lld (wait total %s us, max %s us), "
+		"acquisitions %lld (hold total %s us, max %s us), bounces %lld/%lld\n",
+		what, (long long)v[LD_LS_CONTENTIONS],
+		fmt_us(v[LD_LS_WAIT_TOTAL], b1, sizeof(b1)),
+		fmt_us(v[LD_LS_WAIT_MAX], b2, sizeof(b2)),
+		(long long)v[LD_LS_ACQUISITIONS],
+		fmt_us(v[LD_LS_HOLD_TOTAL], b3, sizeof(b3)),
+		fmt_us(v[LD_LS_HOLD_MAX], b4, sizeof(b4)),
+		(long long)v[LD_LS_CON_BOUNCES],
+		(long long)v[LD_LS_ACQ_BOUNCES]);
+}
+
+static void show_text(struct ctx *ctx, uint32_t id)
+{
+	const struct ld_model *m = ctx->m;
+	const struct ld_class *c = &m->classes[id];
+	FILE *f = ctx->out;
+	unsigned int b;
+	uint32_t k, nr;
+	char u[5];
+	bool any;
+
+	ld_fd_bd(m, id);
+	fprintf(f, "class @%u: ", id);
+	out_str(f, c->name);
+	fputc('\n', f);
+	fputs("  key:         ", f);
+	if (c->key_sym.len) {
+		out_str(f, c->key_sym);
+	} else if (c->key_hash_known) {
+		fprintf(f, "%016llx (hashed pointer, valid for this boot only)",
+			(unsigned long long)c->key_hash);
+	} else {
+		fputs("unknown", f);
+	}
+	fputc('\n', f);
+	if (ld_known(c->kid))
+		fprintf(f, "  kernel id:   %lld\n", (long long)c->kid.v);
+	fputs("  name:        ", f);
+	if (c->base_is_key) {
+		fputs("no class name: the kernel prints its key's symbol\n", f);
+	} else {
+		fputc('"', f);
+		out_str(f, c->base);
+		fprintf(f, "\", version %lld, subclass %lld%s\n",
+			(long long)c->name_version.v, (long long)c->subclass.v,
+			c->name_version.src == LD_SRC_DERIVED ?
+				" (split from the printed name)" :
+				"");
+	}
+	fputs("  usage:       ", f);
+	if (!c->usage_known) {
+		fputs("unknown (no CONFIG_PROVE_LOCKING data)\n", f);
+	} else {
+		any = false;
+		for (b = 0; b < LD_NR_USAGE_BITS; b++)
+			if (c->usage & c->usage_known & (1u << b)) {
+				fprintf(f, "%s%s", any ? ", " : "",
+					ld_usage_word(b));
+				any = true;
+			}
+		ld_usage_chars(c->usage, c->usage_known, u);
+		fprintf(f, "%s (%s)\n", any ? "" : "none", u);
+		if (c->usage_known != LD_USAGE_ALL) {
+			fputs("  not known:   ", f);
+			any = false;
+			for (b = 0; b < LD_NR_USAGE_BITS; b++)
+				if (!(c->usage_known & (1u << b))) {
+					fprintf(f, "%s%s", any ? ", " : "",
+						ld_usage_word(b));
+					any = true;
+				}
+			fputs(" (not in this source)\n", f);
+		}
+	}
+	fputs("  fd/bd:       ", f);
+	if (ld_known(c->fd)) {
+		fprintf(f, "%lld / %lld (%s)\n", (long long)c->fd.v,
+			(long long)c->bd.v,
+			c->fd.src == LD_SRC_COMPUTED ?
+				"recomputed from the dependency lists" :
+				"as the kernel counted them");
+	} else {
+		fputs("unknown\n", f);
+	}
+	fputs("  ops:         ", f);
+	text_num(f, 0, c->ops);
+	fputc('\n', f);
+	fputs("  wait types:  ", f);
+	if (ld_known(c->wait_inner))
+		fprintf(f, "inner %lld, outer %lld, lock type %lld\n",
+			(long long)c->wait_inner.v, (long long)c->wait_outer.v,
+			(long long)c->lock_type.v);
+	else
+		fputs("unknown (not in /proc)\n", f);
+
+	if (!m->have.deps) {
+		fputs("  dependencies: unknown (no CONFIG_PROVE_LOCKING data)\n",
+		      f);
+	} else {
+		nr = ld_nr_out(m, id);
+		fprintf(f, "  taken while holding it (%u%s):\n", nr,
+			m->have.dep_all_distances ? "" : ", distance 1 only");
+		for (k = m->out_off[id]; k < m->out_off[id + 1]; k++)
+			text_dep(f, m, m->out[k], true);
+		nr = ld_nr_in(m, id);
+		fprintf(f, "  held when it is taken (%u):\n", nr);
+		for (k = m->in_off[id]; k < m->in_off[id + 1]; k++)
+			text_dep(f, m, m->in[k], false);
+	}
+
+	if (!m->have.usage_traces) {
+		fputs("  usage traces: unknown (not in this source)\n", f);
+	} else {
+		fputs("  usage traces:\n", f);
+		for (b = 0; b < LD_NR_USAGE_BITS; b++) {
+			if (!(c->usage & (1u << b)))
+				continue;
+			fprintf(f, "    %s:%s\n", ld_usage_word(b),
+				c->usage_trace[b] == LD_NONE ?
+					" no stack saved" :
+					"");
+			text_trace(f, m, c->usage_trace[b], "      ");
+		}
+	}
+
+	if (!m->have.chains) {
+		fputs("  chains: unknown (not in this source)\n", f);
+	} else {
+		nr = 0;
+		for (k = m->cc_off[id]; k < m->cc_off[id + 1]; k++)
+			nr += m->cc[k] != LD_NONE;
+		fprintf(f, "  chains holding it (%u):\n", nr);
+		for (k = m->cc_off[id]; k < m->cc_off[id + 1]; k++) {
+			if (m->cc[k] == LD_NONE)
+				continue;
+			fputs("    ", f);
+			text_chain(f, m, m->cc[k]);
+		}
+	}
+
+	if (!m->have.lockstat) {
+		fputs("  lock_stat: unknown (no /proc/lock_stat)\n", f);
+	} else if (c->lockstat == LD_NONE) {
+		fputs("  lock_stat: no row (not acquired since the statistics were cleared, or its cut name fits several classes)\n",
+		      f);
+	} else {
+		const struct ld_lockstat *ls = &m->lockstat[c->lockstat];
+
+		fputs("  lock_stat:\n", f);
+		if (ls->has_w)
+			text_ls_row(f, ls->has_r ? "write" : "all", ls->w);
+		if (ls->has_r)
+			text_ls_row(f, "read", ls->r);
+		for (k = 0; k < ls->nr_contention; k++) {
+			fprintf(f, "    contention point %llu x ",
+				(unsigned long long)ls->contention[k].count);
+			out_str(f, ls->contention[k].sym);
+			fputc('\n', f);
+		}
+		for (k = 0; k < ls->nr_contending; k++) {
+			fprintf(f, "    contending point %llu x ",
+				(unsigned long long)ls->contending[k].count);
+			out_str(f, ls->contending[k].sym);
+			fputc('\n', f);
+		}
+	}
+}
+
+static void show_json(struct ctx *ctx, uint32_t id)
+{
+	const struct ld_model *m = ctx->m;
+	const struct ld_class *c = &m->classes[id];
+	struct jw w;
+	unsigned int b;
+	uint32_t k;
+
+	jw_init(&w, ctx->out, ctx->pretty);
+	jw_doc_start(&w, "show");
+	jw_key(&w, "class");
+	json_class(&w, m, id, false);
+	jw_key(&w, "deps_out");
+	if (m->have.deps) {
+		jw_arr_start(&w);
+		for (k = m->out_off[id]; k < m->out_off[id + 1]; k++)
+			json_dep(&w, m, m->out[k]);
+		jw_arr_end(&w);
+	} else {
+		jw_null(&w);
+	}
+	jw_key(&w, "deps_in");
+	if (m->have.deps) {
+		jw_arr_start(&w);
+		for (k = m->in_off[id]; k < m->in_off[id + 1]; k++)
+			json_dep(&w, m, m->in[k]);
+		jw_arr_end(&w);
+	} else {
+		jw_null(&w);
+	}
+	jw_key(&w, "usage_traces");
+	if (m->have.usage_traces) {
+		jw_obj_start(&w);
+		for (b = 0; b < LD_NR_USAGE_BITS; b++) {
+			if (!(c->usage & (1u << b)))
+				continue;
+			jw_key(&w, ld_usage_word(b));
+			json_trace(&w, m, c->usage_trace[b]);
+		}
+		jw_obj_end(&w);
+	} else {
+		jw_null(&w);
+	}
+	jw_key(&w, "chains");
+	if (m->have.chains) {
+		jw_arr_start(&w);
+		for (k = m->cc_off[id]; k < m->cc_off[id + 1]; k++)
+			if (m->cc[k] != LD_NONE)
+				json_chain(&w, m, m->cc[k]);
+		jw_arr_end(&w);
+	} else {
+		jw_null(&w);
+	}
+	jw_key(&w, "lockstat");
+	if (m->have.lockstat && c->lockstat != LD_NONE)
+		json_lockstat(&w, m, c->lockstat);
+	else
+		jw_null(&w);
+	jw_kbool(&w, "lockstat_known", m->have.lockstat);
+	jw_doc_end(&w);
+}
+
+int cmd_show(struct ctx *ctx, struct cmd_args *a)
+{
+	uint32_t id;
+	int ret;
+
+	ret = resolve_class(ctx, a->argv[0], &id);
+	if (ret)
+		return ret;
+	if (ctx->json)
+		show_json(ctx, id);
+	else
+		show_text(ctx, id);
+	return EXIT_OK;
+}

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmds.c - the command table: the one list of commands, their arguments
+ * and options, used by the command line, the REPL (and its completion),
+ * batch mode, `help` and the man page.  Also lookup, option parsing and
+ * the line splitter.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static const char *const usage_values[] = { "hardirq-safe",
+					    "hardirq-read-safe",
+					    "hardirq-unsafe",
+					    "hardirq-read-unsafe",
+					    "softirq-safe",
+					    "softirq-read-safe",
+					    "softirq-unsafe",
+					    "softirq-read-unsafe",
+					    "used",
+					    "used-read",
+					    "irq-safe",
+					    "irq-unsafe",
+					    "unused",
+					    "uncategorized",
+					    NULL };
+static const char *const sort_class_values[] = { "name", "fd", "bd",
+						 "ops",	 "id", NULL };
+static const char *const irq_values[] = { "hardirq", "softirq", "process",
+					  NULL };
+static const char *const sort_ls_values[] = { "contentions", "wait", "hold",
+					      "acquisitions", NULL };
+
+/* Option indexes below are what each cmd_<name>.c reads. */
+static const struct cmd_opt classes_opts[] = {
+	{ "usage", 'u', "STATE", usage_values,
+	  "only classes in this usage state" },
+	{ "sort", 0, "KEY", sort_class_values,
+	  "sort by name, fd, bd, ops or id (default: id)" },
+	{ "count", 'c', NULL, NULL, "print only the number of classes" },
+	{ "reverse", 'r', NULL, NULL, "reverse the sort order" },
+	{ NULL }
+};
+static const struct cmd_opt deps_opts[] = {
+	{ "reverse", 'r', NULL, NULL,
+	  "follow dependencies backwards (who takes CLASS first)" },
+	{ "depth", 'd', "N", NULL, "levels to follow (default 1)" },
+	{ NULL }
+};
+static const struct cmd_opt chains_opts[] = {
+	{ "irq-context", 'i', "CTX", irq_values,
+	  "only chains of this context: hardirq, softirq or process" },
+	{ "count", 'c', NULL, NULL, "print only the number of chains" },
+	{ NULL }
+};
+static const struct cmd_opt lockstat_opts[] = {
+	{ "top", 't', "N", NULL, "only the first N classes" },
+	{ "sort", 0, "KEY", sort_ls_values,
+	  "contentions (default), wait, hold or acquisitions" },
+	{ NULL }
+};
+static const struct cmd_opt dot_opts[] = {
+	{ "depth", 'd', "N", NULL,
+	  "levels around CLASS (default 1; whole graph without CLASS)" },
+	{ "reverse", 'r', NULL, NULL,
+	  "only the classes held when CLASS is taken" },
+	{ "forward", 'f', NULL, NULL,
+	  "only the classes taken while CLASS is held" },
+	{ NULL }
+};
+static const struct cmd_opt path_opts[] = {
+	{ "all", 'a', NULL, NULL, "every path, bounded by --max" },
+	{ "max", 0, "N", NULL, "at most N paths" },
+	{ NULL }
+};
+
+const struct cmd_entry cmd_table[] = {
+	{ "classes", "ls", 0, 1,
+	  "[REGEX] [--usage STATE] [--sort KEY] [--reverse] [--count]",
+	  "list lock classes",
+	  "Lists the lock classes whose name matches the POSIX extended REGEX, with their id, FD, BD (forward and backward dependency counts, including the class itself, as /proc/lockdep defines them), usage characters and OPS.  Usage states: hardirq-safe, hardirq-unsafe, softirq-safe, softirq-unsafe, their -read- variants, used, used-read, irq-safe, irq-unsafe, unused and uncategorized; a class whose state the source cannot tell is left out and counted on stderr.",
+	  ARG_REGEX, CMD_NEEDS_MODEL, classes_opts, cmd_classes },
+	{ "show", NULL, 1, 1, "CLASS", "everything known about one class",
+	  "Prints the class's key, name parts, usage bits in words, FD/BD, wait types, its dependencies in both directions (with distance, type and stack where the source has them), usage traces, the chains that contain it and its lock_stat figures.  What the source cannot tell is printed as unknown.",
+	  ARG_CLASS, CMD_NEEDS_MODEL, NULL, cmd_show },
+	{ "deps", NULL, 1, 1, "CLASS [--reverse] [--depth N]",
+	  "dependencies of a class, as a tree",
+	  "Prints the classes taken while CLASS is held (or, with --reverse, the classes held when CLASS is taken), N levels deep.  A class already shown is marked instead of repeated.",
+	  ARG_CLASS, CMD_NEEDS_MODEL, deps_opts, cmd_deps },
+	{ "chains", NULL, 0, 1, "[CLASS] [--irq-context CTX] [--count]",
+	  "lock chains, optionally those holding CLASS",
+	  "Prints each recorded lock chain (the sequence of classes held, outermost first) with its irq context.",
+	  ARG_CLASS, CMD_NEEDS_MODEL, chains_opts, cmd_chains },
+	{ "stats", NULL, 0, 0, "", "lockdep counters and capacity use",
+	  "Prints every counter; each capacity as used/max and percent.  A warning line follows for each capacity above 80 percent, and a loud line when debug_locks is 0 (lockdep has turned itself off after a report).",
+	  ARG_NONE, CMD_NEEDS_MODEL, NULL, cmd_stats },
+	{ "lockstat", NULL, 0, 0, "[--top N] [--sort KEY]",
+	  "lock contention statistics (CONFIG_LOCK_STAT)",
+	  "Prints /proc/lock_stat joined to the classes: full class names instead of the kernel's 37-character cut, times in microseconds.  Rows whose cut name fits several classes are marked ambiguous.",
+	  ARG_NONE, CMD_NEEDS_MODEL, lockstat_opts, cmd_lockstat },
+	{ "dot", NULL, 0, 1, "[CLASS] [--depth N] [--reverse|--forward]",
+	  "Graphviz picture of the graph or of a class's neighbourhood",
+	  "Writes a DOT digraph of the whole graph, or of the classes within N dependencies of CLASS in both directions: nodes are classes (ids c<N>, names in labels), coloured by irq usage (red hardirq-safe, orange softirq-safe, blue irq-unsafe, grey used in process context only, white unused, dashed border when unknown); edges are dependencies, solid for exclusive (EN), dashed for ER/SN, dotted for shared-recursive (SR) only, grey where the type is unknown.  The output is sorted: the same input gives the same bytes.",
+	  ARG_CLASS, CMD_NEEDS_MODEL, dot_opts, cmd_dot },
+	{ "save", NULL, 1, 1, "FILE", "write a snapshot file",
+	  "Writes every file that was read, verbatim, with the kernel release, capture time and source paths, to FILE (\"-\" for standard output).  Saving a loaded snapshot reproduces it byte for byte.",
+	  ARG_FILE, CMD_NEEDS_MODEL, NULL, cmd_save },
+	{ "info", NULL, 0, 0, "", "where the data came from and what it lacks",
+	  "Prints the source, kernel release, capture time, the files read, what each kind of data is known from, and the warnings raised while reading.",
+	  ARG_NONE, CMD_NEEDS_MODEL, NULL, cmd_info },
+	{ "help", NULL, 0, 1, "[COMMAND]", "list commands, or describe one",
+	  "Without an argument lists the commands; with one, prints its usage and options.",
+	  ARG_COMMAND, 0, NULL, cmd_help },
+	/* issue 6: in the table so that prefixes stay stable */
+	{ "why", NULL, 2, 2, "A B",
+	  "explain the dependencies from A to B (planned)",
+	  "Not implemented yet.", ARG_CLASS, CMD_PLANNED, NULL, cmd_planned },
+	{ "path", NULL, 2, 2, "A B [--all] [--max N]",
+	  "shortest dependency path from A to B (planned)",
+	  "Not implemented yet.", ARG_CLASS, CMD_PLANNED, path_opts,
+	  cmd_planned },
+	{ "cycles", NULL, 0, 0, "", "lock-order cycles (planned)",
+	  "Not implemented yet.", ARG_NONE, CMD_PLANNED, NULL, cmd_planned },
+	{ "irq-check", NULL, 0, 0, "", "irq-safe to irq-unsafe paths (planned)",
+	  "Not implemented yet.", ARG_NONE, CMD_PLANNED, NULL, cmd_planned },
+	{ "diff", NULL, 1, 2, "OLD [NEW]", "compare two snapshots (planned)",
+	  "Not implemented yet.", ARG_FILE, CMD_PLANNED, NULL, cmd_planned },
+	{ "report", NULL, 0, 1, "[FILE]",
+	  "parse lockdep reports from a log (planned)", "Not implemented yet.",
+	  ARG_FILE, CMD_PLANNED, NULL, cmd_planned },
+	{ "merge", NULL, 1, 1, "FILE", "union of several snapshots (planned)",
+	  "Not implemented yet.", ARG_FILE, CMD_PLANNED, NULL, cmd_planned },
+	{ "quit", "exit", 0, 0, "", "leave the interactive shell",
+	  "Leaves the interactive shell (end of input does too).", ARG_NONE,
+	  CMD_REPL_ONLY, NULL, cmd_quit },
+};
+
+const unsigned int cmd_table_size = sizeof(cmd_table) / sizeof(cmd_table[0]);
+
+const struct cmd_entry *cmd_lookup(const char *name, char *err, size_t size)
+{
+	const struct cmd_entry *found = NULL;
+	size_t len = strlen(name), o;
+	unsigned int i, nr = 0;
+
+	for (i = 0; i < cmd_table_size; i++)
+		if (!strcmp(cmd_table[i].name, name) ||
+		    (cmd_table[i].alias && !strcmp(cmd_table[i].alias, name)))
+			return &cmd_table[i];
+	for (i = 0; len && i < cmd_table_size; i++) {
+		if (!strncmp(cmd_table[i].name, name, len)) {
+			found = &cmd_table[i];
+			nr++;
+		}
+	}
+	if (nr == 1)
+		return found;
+	if (!nr) {
+		snprintf(err, size, "unknown command: %s (try 'help')", name);
+		return NULL;
+	}
+	o = snprintf(err, size, "ambiguous command: %s, could be:", name);
+	for (i = 0; i < cmd_table_size && o < size; i++)
+		if (!strncmp(cmd_table[i].name, name, len))
+			o += snprintf(err + o, size - o, "%s %s",
+				      o && err[o - 1] != ':' ? "," : "",
+				      cmd_table[i].name);
+	return NULL;
+}
+
+int cmd_planned(struct ctx *ctx, struct cmd_args *a)
+{
+	(void)a;
+	err_msg("%s: not implemented yet", ctx->cmd->name);
+	return EXIT_USAGE;
+}
+
+int cmd_quit(struct ctx *ctx, struct cmd_args *a)
+{
+	(void)a;
+	ctx->quit = true;
+	return EXIT_OK;
+}
+
+static const struct cmd_opt *find_opt(const struct cmd_entry *cmd,
+				      const char *name, size_t len,
+				      char short_name, int *idx)
+{
+	int i;
+
+	for (i = 0; cmd->opts && cmd->opts[i].name; i++) {
+		const struct cmd_opt *o = &cmd->opts[i];
+
+		if ((short_name && o->short_name == short_name) ||
+		    (!short_name && strlen(o->name) == len &&
+		     !strncmp(o->name, name, len))) {
+			*idx = i;
+			return o;
+		}
+	}
+	return NULL;
+}
+
+int cmd_run(struct ctx *ctx, int argc, char **argv)
+{
+	const struct cmd_entry *cmd;
+	struct cmd_args a;
+	char err[256];
+	bool dashdash = false;
+	int i, ret;
+
+	if (argc < 1)
+		return EXIT_OK;
+	cmd = cmd_lookup(argv[0], err, sizeof(err));
+	if (!cmd) {
+		err_msg("%s", err);
+		return EXIT_USAGE;
+	}
+	ctx->cmd = cmd;
+	memset(&a, 0, sizeof(a));
+	a.argv = calloc(argc, sizeof(char *));
+	if (!a.argv) {
+		err_msg("out of memory");
+		return EXIT_DATA;
+	}
+	for (i = 1; i < argc; i++) {
+		char *s = argv[i], *eq = NULL;
+		const struct cmd_opt *o;
+		int idx;
+
+		if (dashdash || s[0] != '-' || !s[1] ||
+		    (s[1] >= '0' && s[1] <= '9')) {
+			a.argv[a.argc++] = s;
+			continue;
+		}
+		if (!strcmp(s, "--")) {
+			dashdash = true;
+			continue;
+		}
+		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+			print_help(ctx->out, cmd);
+			free(a.argv);
+			return EXIT_OK;
+		}
+		if (s[1] == '-') {
+			eq = strchr(s + 2, '=');
+			o = find_opt(cmd, s + 2,
+				     eq ? (size_t)(eq - s - 2) : strlen(s + 2),
+				     0, &idx);
+		} else {
+			o = s[2] ? NULL : find_opt(cmd, NULL, 0, s[1], &idx);
+		}
+		if (!o) {
+			free(a.argv);
+			return usage_error(ctx, "unknown option '%s'", s);
+		}
+		if (!o->arg) {
+			if (eq) {
+				free(a.argv);
+				return usage_error(
+					ctx, "option '--%s' takes no value",
+					o->name);
+			}
+			a.set[idx] = true;
+			continue;
+		}
+		if (eq) {
+			a.val[idx] = eq + 1;
+		} else if (i + 1 < argc) {
+			a.val[idx] = argv[++i];
+		} else {
+			free(a.argv);
+			return usage_error(ctx,
+					   "option '--%s' needs a value (%s)",
+					   o->name, o->arg);
+		}
+		if (o->values) {
+			int k;
+
+			for (k = 0; o->values[k]; k++)
+				if (!strcmp(o->values[k], a.val[idx]))
+					break;
+			if (!o->values[k]) {
+				free(a.argv);
+				return usage_error(ctx,
+						   "bad value '%s' for --%s",
+						   a.val[idx], o->name);
+			}
+		}
+		a.set[idx] = true;
+	}
+	if (a.argc < cmd->min_args || a.argc > cmd->max_args) {
+		free(a.argv);
+		return usage_error(ctx, "%s arguments",
+				   a.argc < cmd->min_args ? "missing" :
+							    "too many");
+	}
+	ret = EXIT_OK;
+	if (cmd->flags & CMD_NEEDS_MODEL)
+		ret = ctx_model(ctx);
+	if (ret == EXIT_OK && (cmd->flags & CMD_NEEDS_MODEL) &&
+	    (cmd->arg_kind == ARG_CLASS || cmd->arg_kind == ARG_REGEX) &&
+	    !ctx->m->have.classes) {
+		err_msg("%s: no class list in this source (only counters or lock_stat were read)",
+			cmd->name);
+		ret = EXIT_DATA;
+	}
+	if (ret == EXIT_OK)
+		ret = cmd->exec(ctx, &a);
+	free(a.argv);
+	return ret;
+}
+
+bool opt_uint(struct ctx *ctx, struct cmd_args *a, int idx, const char *name,
+	      unsigned long max, unsigned long *v, int *ret)
+{
+	char *end;
+	unsigned long x;
+
+	if (!a->set[idx])
+		return true;
+	x = strtoul(a->val[idx], &end, 10);
+	if (!*a->val[idx] || *end || a->val[idx][0] == '-' || x > max) {
+		*ret = usage_error(
+			ctx, "--%s wants a number from 0 to %lu, got '%s'",
+			name, max, a->val[idx]);
+		return false;
+	}
+	*v = x;
+	return true;
+}
+
+void cmd_free_argv(char **argv, int argc)
+{
+	int i;
+
+	for (i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+int cmd_split(const char *line, char ***argvp, int *argcp, char *err,
+	      size_t size)
+{
+	size_t len = strlen(line), o;
+	char **argv = NULL, *buf;
+	int argc = 0;
+	const char *p = line;
+
+	*argvp = NULL;
+	*argcp = 0;
+	for (;;) {
+		char quote = 0;
+		bool any = false;
+		char **nv;
+
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			p++;
+		if (!*p || *p == '#')
+			break;
+		buf = malloc(len + 1);
+		if (!buf)
+			goto nomem;
+		o = 0;
+		for (; *p; p++) {
+			if (quote) {
+				if (*p == quote) {
+					quote = 0;
+				} else if (quote == '"' && *p == '\\' &&
+					   (p[1] == '"' || p[1] == '\\')) {
+					buf[o++] = *++p;
+				} else {
+					buf[o++] = *p;
+				}
+				continue;
+			}
+			if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+				break;
+			if (*p == '\'' || *p == '"') {
+				quote = *p;
+				any = true;
+			} else if (*p == '\\' && p[1]) {
+				buf[o++] = *++p;
+			} else {
+				buf[o++] = *p;
+			}
+		}
+		if (quote) {
+			free(buf);
+			cmd_free_argv(argv, argc);
+			snprintf(err, size, "unterminated %c quote", quote);
+			return -1;
+		}
+		(void)any;
+		buf[o] = '\0';
+		nv = realloc(argv, (argc + 2) * sizeof(char *));
+		if (!nv) {
+			free(buf);
+			goto nomem;
+		}
+		argv = nv;
+		argv[argc++] = buf;
+		argv[argc] = NULL;
+	}
+	*argvp = argv;
+	*argcp = argc;
+	return 0;
+nomem:
+	cmd_free_argv(argv, argc);
+	snprintf(err, size, "out of memory");
+	return -1;
+}

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - lockdep-tool: global options, the source of the model, and the
+ * three ways to run commands (one from the command line, a REPL on a
+ * terminal, batch from a pipe).  The only place that decides exit codes.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+static const char *batch_where; /* "<stdin>:N" while in batch mode */
+
+void err_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs(TOOL_NAME ": error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void warn_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs(TOOL_NAME ": warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void err_prefix(struct ctx *ctx)
+{
+	fflush(stdout);
+	fputs(TOOL_NAME ": error: ", stderr);
+	if (batch_where)
+		fprintf(stderr, "%s: ", batch_where);
+	if (ctx->cmd)
+		fprintf(stderr, "%s: ", ctx->cmd->name);
+}
+
+int usage_error(struct ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs(TOOL_NAME ": error: ", stderr);
+	if (batch_where)
+		fprintf(stderr, "%s: ", batch_where);
+	if (ctx->cmd)
+		fprintf(stderr, "%s: ", ctx->cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (ctx->cmd)
+		fprintf(stderr, "usage: " TOOL_NAME " %s %s\n", ctx->cmd->name,
+			ctx->cmd->usage);
+	return EXIT_USAGE;
+}
+
+int ctx_model(struct ctx *ctx)
+{
+	struct ld_diag d = { "" };
+	uint32_t i;
+	int ret;
+
+	if (ctx->m)
+		return EXIT_OK;
+	if (ctx->nr_snapshots > 1) {
+		err_msg("several snapshots: merging is not implemented yet");
+		return EXIT_USAGE;
+	}
+	if (ctx->nr_snapshots == 1)
+		ret = ld_load_path(&ctx->m, ctx->snapshots[0], &d);
+	else
+		ret = ld_load_live(&ctx->m, ctx->root, 5, &d);
+	if (ret) {
+		err_msg("%s", d.msg[0] ? d.msg : strerror(-ret));
+		return EXIT_DATA;
+	}
+	if (!ctx->warned) {
+		for (i = 0; i < ctx->m->nr_warnings; i++)
+			warn_msg("%s", ctx->m->warnings[i]);
+		ctx->warned = true;
+	}
+	return EXIT_OK;
+}
+
+int resolve_class(struct ctx *ctx, const char *arg, uint32_t *id)
+{
+	const struct ld_model *m = ctx->m;
+	uint32_t ids[8];
+	unsigned int n, i;
+	char *end;
+
+	n = ld_find_class(m, arg, strlen(arg), ids, 8);
+	if (n == 1) {
+		*id = ids[0];
+		return EXIT_OK;
+	}
+	if (n > 1) {
+		err_prefix(ctx);
+		fprintf(stderr, "%u classes are named '", n);
+		out_text(stderr, arg, strlen(arg));
+		fputs("'; pick one by id:\n", stderr);
+		for (i = 0; i < n && i < 8; i++) {
+			const struct ld_class *c = &m->classes[ids[i]];
+
+			fprintf(stderr, "    @%u", c->id);
+			if (c->key_sym.len) {
+				fputs("  key ", stderr);
+				out_str(stderr, c->key_sym);
+			} else if (c->key_hash_known) {
+				fprintf(stderr, "  key %016llx",
+					(unsigned long long)c->key_hash);
+			}
+			fputc('\n', stderr);
+		}
+		return EXIT_USAGE;
+	}
+	if (arg[0] == '@' && arg[1] >= '0' && arg[1] <= '9') {
+		unsigned long v = strtoul(arg + 1, &end, 10);
+
+		if (!*end && v < m->nr_classes) {
+			*id = v;
+			return EXIT_OK;
+		}
+	}
+	n = ld_suggest_classes(m, arg, ids, 5);
+	err_prefix(ctx);
+	fputs("no lock class named '", stderr);
+	out_text(stderr, arg, strlen(arg));
+	fprintf(stderr, "'%s\n", n ? "; close names:" : "");
+	for (i = 0; i < n; i++) {
+		fputs("    ", stderr);
+		out_str(stderr, m->classes[ids[i]].name);
+		fputc('\n', stderr);
+	}
+	return EXIT_USAGE;
+}
+
+void print_main_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " TOOL_NAME
+		" [-j|--json] [-p|--pretty] [-s|--snapshot PATH] COMMAND [ARGS]\n"
+		"       " TOOL_NAME
+		" [-s PATH]            (interactive shell, or batch when stdin is not a terminal)\n"
+		"Reads lockdep's state from the live kernel (debugfs export, else /proc),\n"
+		"a snapshot directory or a snapshot file.  '" TOOL_NAME
+		" help' lists the commands.\n");
+}
+
+static int run_batch(struct ctx *ctx)
+{
+	char *line = NULL, where[64], err[128];
+	size_t alloc = 0;
+	unsigned long lineno = 0;
+	int found = EXIT_OK, ret;
+	bool timing = getenv("LOCKDEP_TOOL_TIMING") != NULL;
+	struct timespec t0, t1;
+	ssize_t n;
+
+	while ((n = getline(&line, &alloc, stdin)) >= 0) {
+		char **argv;
+		int argc;
+
+		lineno++;
+		snprintf(where, sizeof(where), "<stdin>:%lu", lineno);
+		batch_where = where;
+		if ((size_t)n != strlen(line)) {
+			ctx->cmd = NULL;
+			ret = usage_error(ctx, "NUL byte in command line");
+			goto stop;
+		}
+		if (cmd_split(line, &argv, &argc, err, sizeof(err))) {
+			ctx->cmd = NULL;
+			ret = usage_error(ctx, "%s", err);
+			goto stop;
+		}
+		ctx->cmd = NULL;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		ret = cmd_run(ctx, argc, argv);
+		fflush(ctx->out);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		/* for bench/bench.sh: time of each command, load included */
+		if (timing && argc)
+			fprintf(stderr, "time %s %.3f ms\n", argv[0],
+				(t1.tv_sec - t0.tv_sec) * 1e3 +
+					(t1.tv_nsec - t0.tv_nsec) / 1e6);
+		cmd_free_argv(argv, argc);
+		if (ret == EXIT_FOUND)
+			found = EXIT_FOUND;
+		else if (ret != EXIT_OK)
+			goto stop;
+		if (ctx->quit)
+			break;
+	}
+	ret = found;
+stop:
+	batch_where = NULL;
+	free(line);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct ctx ctx = { 0 };
+	int i, ret;
+
+	/* a closed pipe is not an error worth a signal: see the end */
+	signal(SIGPIPE, SIG_IGN);
+	ctx.out = stdout;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
+			ctx.json = true;
+		} else if (!strcmp(a, "-p") || !strcmp(a, "--pretty")) {
+			ctx.json = ctx.pretty = true;
+		} else if (!strcmp(a, "-s") || !strcmp(a, "--snapshot") ||
+			   !strcmp(a, "--sysroot")) {
+			if (i + 1 >= argc) {
+				err_msg("option '%s' needs a value", a);
+				print_main_usage(stderr);
+				return EXIT_USAGE;
+			}
+			if (!strcmp(a, "--sysroot")) {
+				ctx.root = argv[++i];
+			} else if (ctx.nr_snapshots == MAX_SNAPSHOTS) {
+				err_msg("too many snapshots");
+				return EXIT_USAGE;
+			} else {
+				ctx.snapshots[ctx.nr_snapshots++] = argv[++i];
+			}
+		} else if (!strncmp(a, "--snapshot=", 11)) {
+			if (ctx.nr_snapshots == MAX_SNAPSHOTS) {
+				err_msg("too many snapshots");
+				return EXIT_USAGE;
+			}
+			ctx.snapshots[ctx.nr_snapshots++] = a + 11;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			print_main_usage(stdout);
+			putchar('\n');
+			print_help(stdout, NULL);
+			goto out;
+		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+			printf(TOOL_NAME " %s\n", TOOL_VERSION);
+			goto out;
+		} else if (!strcmp(a, "--man-page")) {
+			print_man(stdout);
+			goto out;
+		} else if (!strcmp(a, "--")) {
+			i++;
+			break;
+		} else if (a[0] == '-' && a[1]) {
+			err_msg("unknown option '%s'", a);
+			print_main_usage(stderr);
+			return EXIT_USAGE;
+		} else {
+			break;
+		}
+	}
+
+	if (i < argc)
+		ret = cmd_run(&ctx, argc - i, argv + i);
+	else if (isatty(STDIN_FILENO))
+		ret = repl_run(&ctx);
+	else
+		ret = run_batch(&ctx);
+	ld_model_free(ctx.m);
+	ctx.m = NULL;
+	goto flush;
+out:
+	ret = EXIT_OK;
+flush:
+	/* git's run_builtin(): a lost write must not exit 0 */
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno == EPIPE)
+			return ret;
+		err_msg("write error on standard output: %s",
+			strerror(errno ? errno : EIO));
+		return EXIT_DATA;
+	}
+	return ret;
+}

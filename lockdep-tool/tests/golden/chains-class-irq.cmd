@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/export chains '&rq->__lock' --irq-context hardirq

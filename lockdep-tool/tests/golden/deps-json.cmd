@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/export -j deps '&dev->mutex' --depth 2

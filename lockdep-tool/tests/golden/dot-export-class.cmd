@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/export dot '&p->pi_lock' --depth 2

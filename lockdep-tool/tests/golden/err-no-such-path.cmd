@@ -1,0 +1,1 @@
+-s /nonexistent/snap classes

@@ -1,0 +1,1 @@
+-j help deps

@@ -1,0 +1,1 @@
+-s lockdep-tool/tests/data/dup show @1

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/export -p show '&p->pi_lock'

@@ -1,0 +1,291 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-tests.sh - every host test of proc-interface and lockdep-tool, as KTAP
+# on stdout (Documentation/dev-tools/ktap.rst).  Called by
+# `make -C lockdep-tool check` with the paths of the sanitizer builds:
+#   ASAN_BIN UNIT BIN GEN OUT PI SRCDIR [CLANG] [MAKE]
+# UPDATE=1 rewrites the golden files from the current output instead.
+# Exit status: 0 when every test passed (skips allowed), 1 otherwise.
+
+set -u
+TOP=$(cd "$SRCDIR/.." && pwd)
+TESTS=$SRCDIR/tests
+WORK=$OUT/test-work
+FIX=proc-interface/fixtures
+REAL=$FIX/stock-6.12.118-workload
+rm -rf "$WORK"
+mkdir -p "$WORK"
+RESULTS=$WORK/results
+: > "$RESULTS"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
+export SOURCE_DATE_EPOCH=1764748800
+export LC_ALL=C
+cd "$TOP" || exit 1
+
+ok()   { echo "ok $1" >> "$RESULTS"; }
+fail() { echo "not ok $1" >> "$RESULTS"; shift; for l in "$@"; do echo "# $l" >> "$RESULTS"; done; }
+skip() { echo "ok $1 # SKIP $2" >> "$RESULTS"; }
+# run NAME CMD...: a test that passes when CMD exits 0; output kept
+check() {
+	local name=$1; shift
+	if "$@" > "$WORK/$name.log" 2>&1; then ok "$name"
+	else fail "$name" "$(tail -n 5 "$WORK/$name.log")"; fi
+}
+# no sanitizer report and no signal
+sane() {
+	local rc=$1 log=$2
+	[ "$rc" -lt 128 ] && [ "$rc" != 99 ] &&
+		! grep -qE 'Sanitizer|runtime error' "$log"
+}
+
+# --- 1. unit tests of the library -------------------------------------------
+"$UNIT" "$FIX" > "$WORK/unit.log" 2> "$WORK/unit.err"
+rc=$?
+while IFS= read -r line; do
+	case $line in
+	"ok "*|"not ok "*) echo "${line/ok /ok unit_}" >> "$RESULTS" ;;
+	"# "*) echo "$line" >> "$RESULTS" ;;
+	esac
+done < "$WORK/unit.log"
+if [ $rc != 0 ] || [ -s "$WORK/unit.err" ]; then
+	fail unit_exit "exit $rc" "$(head -c 2000 "$WORK/unit.err")"
+fi
+
+# --- 2. golden CLI tests ------------------------------------------------------
+# tests/golden/NAME.cmd: the arguments (shell words); NAME.stdin: input;
+# NAME.out: stdout, "-- stderr --", stderr, "-- exit N --".
+golden_run() {	# NAME -> writes $WORK/golden/NAME.actual
+	local name=$1 args in=/dev/null
+	args=$(cat "$TESTS/golden/$name.cmd")
+	[ -f "$TESTS/golden/$name.stdin" ] && in=$TESTS/golden/$name.stdin
+	mkdir -p "$WORK/golden"
+	eval "set -- $args"
+	(cd "$TOP" && timeout 60 "$ASAN_BIN" "$@" < "$in" \
+		> "$WORK/golden/$name.stdout" 2> "$WORK/golden/$name.stderr")
+	echo $? > "$WORK/golden/$name.rc"
+	{ cat "$WORK/golden/$name.stdout"; echo "-- stderr --"
+	  cat "$WORK/golden/$name.stderr"
+	  echo "-- exit $(cat "$WORK/golden/$name.rc") --"; } \
+		> "$WORK/golden/$name.actual"
+}
+for cmdf in "$TESTS"/golden/*.cmd; do
+	name=$(basename "$cmdf" .cmd)
+	golden_run "$name"
+	if [ "${UPDATE:-}" = 1 ]; then
+		cp "$WORK/golden/$name.actual" "$TESTS/golden/$name.out"
+	fi
+	if diff -u "$TESTS/golden/$name.out" "$WORK/golden/$name.actual" \
+		> "$WORK/golden/$name.diff" 2>&1; then
+		ok "golden_$name"
+	else
+		fail "golden_$name" "$(head -n 30 "$WORK/golden/$name.diff")"
+	fi
+	# every JSON document parses, every DOT renders
+	if grep -qE '(^| )(-j|-p|--json|--pretty)( |$)' "$cmdf" &&
+	   [ "$(cat "$WORK/golden/$name.rc")" = 0 ]; then
+		if jq -e . "$WORK/golden/$name.stdout" > /dev/null 2>&1
+		then ok "json_$name"
+		else fail "json_$name" "jq cannot parse the output"; fi
+	fi
+	if grep -qE '(^| )dot( |$)' "$cmdf" && ! grep -qE -- '-j|-p' "$cmdf" &&
+	   [ "$(cat "$WORK/golden/$name.rc")" = 0 ]; then
+		if dot -Tsvg "$WORK/golden/$name.stdout" -o /dev/null \
+			2> "$WORK/golden/$name.dot.err" &&
+		   [ ! -s "$WORK/golden/$name.dot.err" ]
+		then ok "dot_$name"
+		else fail "dot_$name" "$(head -n 3 "$WORK/golden/$name.dot.err")"; fi
+	fi
+done
+
+# the golden comparison notices a changed output (harness self-test)
+first=$(ls "$TESTS"/golden/*.out | head -n 1)
+sed '1s/^/X/' "$first" > "$WORK/tampered.out"
+if ! diff -q "$WORK/tampered.out" \
+	"$WORK/golden/$(basename "$first" .out).actual" > /dev/null; then
+	ok harness_detects_golden_change
+else
+	fail harness_detects_golden_change
+fi
+
+# --- 3. JSON and DOT for every command on every fixture ----------------------
+sweep_fail=
+for src in $FIX/handmade/prove $FIX/handmade/noprove $FIX/handmade/export \
+	   $FIX/handmade/debug-off $REAL; do
+	[ -e "$src" ] || continue
+	first=$("$ASAN_BIN" -s "$src" -j classes 2>/dev/null |
+		jq -r '.classes[0].name // empty')
+	for c in "classes" "classes --usage hardirq-safe --sort bd" \
+		 "stats" "lockstat --top 3" "chains" "info" "help" \
+		 "show @0" "deps @0 --depth 3" "deps @0 --reverse" "dot" \
+		 "dot @0 --depth 2" "chains @0 --irq-context hardirq"; do
+		eval "set -- $c"
+		out=$WORK/sweep.json
+		"$ASAN_BIN" -s "$src" -j "$@" > "$out" 2> "$WORK/sweep.err"
+		rc=$?
+		if ! sane $rc "$WORK/sweep.err" || { [ $rc = 0 ] &&
+		   ! jq -e '.format_version == 1' "$out" > /dev/null 2>&1; }; then
+			sweep_fail="$sweep_fail [$src -j $c: rc $rc]"
+		fi
+		if [ "$1" = dot ]; then
+			"$ASAN_BIN" -s "$src" "$@" > "$WORK/sweep.dot" 2>/dev/null
+			if [ $? = 0 ] && ! dot -Tsvg "$WORK/sweep.dot" \
+				-o /dev/null 2>/dev/null; then
+				sweep_fail="$sweep_fail [$src $c: dot failed]"
+			fi
+			"$ASAN_BIN" -s "$src" "$@" 2>/dev/null |
+				cmp -s - "$WORK/sweep.dot" ||
+				sweep_fail="$sweep_fail [$src $c: not deterministic]"
+		fi
+	done
+	[ -n "$first" ] || sweep_fail="$sweep_fail [$src: no classes]"
+done
+if [ -z "$sweep_fail" ]; then ok json_dot_sweep_all_fixtures
+else fail json_dot_sweep_all_fixtures "$sweep_fail"; fi
+
+# --- 4. the tool agrees with the file it read --------------------------------
+if [ -e "$REAL" ]; then
+	want=$(grep -c '^[^ ].*: ' "$REAL/lockdep")
+	got=$("$ASAN_BIN" -s "$REAL" classes --count)
+	edges=$(grep -c '^ -> ' "$REAL/lockdep")
+	gote=$("$ASAN_BIN" -s "$REAL" -j info | jq .dependencies)
+	chains=$(grep -c '^irq_context: ' "$REAL/lockdep_chains")
+	gotc=$("$ASAN_BIN" -s "$REAL" chains --count)
+	if [ "$want" = "$got" ] && [ "$edges" = "$gote" ] && [ "$chains" = "$gotc" ]
+	then ok real_counts_match_files
+	else fail real_counts_match_files "classes $got/$want deps $gote/$edges chains $gotc/$chains"; fi
+else
+	skip real_counts_match_files "no real fixture"
+fi
+
+# --- 5. snapshots: save, load, save gives the same bytes ---------------------
+rt=ok
+for src in $FIX/handmade/prove $FIX/handmade/export $REAL; do
+	[ -e "$src" ] || continue
+	"$ASAN_BIN" -s "$src" save "$WORK/a.snap" > /dev/null &&
+	"$ASAN_BIN" -s "$WORK/a.snap" save "$WORK/b.snap" > /dev/null &&
+	cmp -s "$WORK/a.snap" "$WORK/b.snap" &&
+	"$ASAN_BIN" -s "$src" classes > "$WORK/a.txt" &&
+	"$ASAN_BIN" -s "$WORK/a.snap" classes > "$WORK/b.txt" &&
+	cmp -s "$WORK/a.txt" "$WORK/b.txt" || rt="$src"
+done
+if [ "$rt" = ok ]; then ok snapshot_save_roundtrip_bytes
+else fail snapshot_save_roundtrip_bytes "$rt"; fi
+
+# a live read (through --sysroot) saved and reloaded
+mkdir -p "$WORK/root/proc/sys/kernel"
+cp $FIX/handmade/prove/lock* "$WORK/root/proc/"
+echo 6.12.0-test > "$WORK/root/proc/sys/kernel/osrelease"
+if "$ASAN_BIN" --sysroot "$WORK/root" save "$WORK/live.snap" > /dev/null &&
+   head -n 4 "$WORK/live.snap" | grep -q '^release 6.12.0-test$' &&
+   head -n 4 "$WORK/live.snap" | grep -q '^captured 2025-12-03T08:00:00Z$' &&
+   "$ASAN_BIN" -s "$WORK/live.snap" stats > /dev/null
+then ok live_sysroot_save
+else fail live_sysroot_save "$(head -n 4 "$WORK/live.snap" 2>&1)"; fi
+mkdir -p "$WORK/root/sys/kernel/debug"
+cp -r $FIX/handmade/export/lockdep "$WORK/root/sys/kernel/debug/"
+if "$ASAN_BIN" --sysroot "$WORK/root" -j info |
+   jq -e '.format == "debugfs" and .consistent and
+	  (.files | map(.name) | index("lock_stat")) != null' > /dev/null
+then ok live_prefers_export
+else fail live_prefers_export; fi
+
+# --- 6. bad input: a clear error or a result, never a crash or a hang --------
+BAD=$WORK/bad
+mkdir -p "$BAD"
+python3 "$TESTS/make-bad-inputs.py" "$BAD" "$FIX" "$REAL"
+bad_fail=
+for d in "$BAD"/*; do
+	for c in classes stats lockstat chains "show @0" "dot" info; do
+		eval "set -- $c"
+		timeout 30 "$ASAN_BIN" -s "$d" "$@" > /dev/null 2> "$WORK/bad.err"
+		rc=$?
+		if [ $rc = 124 ] || ! sane $rc "$WORK/bad.err" ||
+		   [ $rc = 1 ]; then
+			bad_fail="$bad_fail [$(basename "$d") $c: rc $rc]"
+		fi
+		if [ $rc = 3 ] && ! grep -q '^lockdep-tool: error: ' "$WORK/bad.err"; then
+			bad_fail="$bad_fail [$(basename "$d") $c: no error line]"
+		fi
+	done
+done
+if [ -z "$bad_fail" ]; then ok bad_inputs_never_crash
+else fail bad_inputs_never_crash "$bad_fail"; fi
+
+# --- 7. exit status on a closed pipe and on a full disk ----------------------
+"$ASAN_BIN" -s "$REAL" classes 2> "$WORK/pipe.err" | head -n 1 > /dev/null
+rc=${PIPESTATUS[0]}
+if [ "$rc" = 0 ] && [ ! -s "$WORK/pipe.err" ]; then ok epipe_is_quiet
+else fail epipe_is_quiet "rc $rc $(head -c 300 "$WORK/pipe.err")"; fi
+if [ -w /dev/full ]; then
+	"$ASAN_BIN" -s $FIX/handmade/prove classes > /dev/full 2> "$WORK/full.err"
+	rc=$?
+	if [ $rc = 3 ] && grep -q 'write error' "$WORK/full.err"
+	then ok write_error_exit_3
+	else fail write_error_exit_3 "rc $rc"; fi
+else
+	skip write_error_exit_3 "no /dev/full"
+fi
+
+# --- 8. man page is generated from the command table --------------------------
+if "$BIN" --man-page | cmp -s - "$SRCDIR/lockdep-tool.8"; then
+	ok man_page_current
+else
+	fail man_page_current "run: make -C lockdep-tool man"
+fi
+if command -v groff > /dev/null; then
+	if groff -man -Tutf8 -ww -z "$SRCDIR/lockdep-tool.8" 2> "$WORK/groff.err" &&
+	   [ ! -s "$WORK/groff.err" ]
+	then ok man_page_renders
+	else fail man_page_renders "$(head -n 3 "$WORK/groff.err")"; fi
+else
+	skip man_page_renders "groff not installed"
+fi
+
+# --- 9. the interactive shell through a real pseudo-terminal -----------------
+if command -v expect > /dev/null; then
+	HIST=$WORK/history
+	rm -f "$HIST"
+	if LOCKDEP_TOOL_HISTORY=$HIST timeout 60 expect "$TESTS/repl.exp" \
+		"$ASAN_BIN" "$FIX/handmade/prove" > "$WORK/repl.log" 2>&1 &&
+	   grep -q '^stats$' "$HIST"
+	then ok repl_pty_completion_history
+	else fail repl_pty_completion_history "$(tail -n 8 "$WORK/repl.log")"; fi
+else
+	skip repl_pty_completion_history "expect not installed"
+fi
+
+# --- 10. fuzz every parser briefly --------------------------------------------
+if [ -n "${CLANG:-}" ] && command -v "$CLANG" > /dev/null &&
+   ${MAKE:-make} -s -j2 -C "$SRCDIR" fuzz-build > "$WORK/fuzz-build.log" 2>&1; then
+	for t in proc_lockdep proc_chains proc_stats lock_stat export snapshot; do
+		mkdir -p "$WORK/corpus-$t"
+		if "$OUT/fuzz/fuzz-$t" -max_total_time=3 -max_len=65536 \
+			"$WORK/corpus-$t" "$PI/fuzz/seeds/$t" \
+			> "$WORK/fuzz-$t.log" 2>&1
+		then ok "fuzz_short_$t"
+		else fail "fuzz_short_$t" "$(grep -m3 -E 'ERROR|error' "$WORK/fuzz-$t.log")"; fi
+	done
+else
+	skip fuzz_short "clang with libFuzzer not available"
+fi
+
+# --- KTAP ---------------------------------------------------------------------
+n=0
+total=$(grep -cE '^(not )?ok ' "$RESULTS")
+echo "KTAP version 1"
+echo "1..$total"
+failed=0
+while IFS= read -r line; do
+	case $line in
+	"ok "*)     n=$((n + 1)); echo "ok $n ${line#ok }" ;;
+	"not ok "*) n=$((n + 1)); failed=$((failed + 1))
+		    echo "not ok $n ${line#not ok }" ;;
+	*)          echo "$line" ;;
+	esac
+done < "$RESULTS"
+skipped=$(grep -c '# SKIP' "$RESULTS")
+echo "# lockdep-tool: $((total - failed - skipped)) passed, $failed failed, $skipped skipped"
+echo "lockdep-tool: $((total - failed - skipped)) passed, $failed failed, $skipped skipped"
+[ $failed = 0 ]

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz.c - libFuzzer harness, one binary per parser (FUZZ_TARGET):
+ *   proc_lockdep, proc_chains, proc_stats, lock_stat, export, snapshot.
+ * Build: clang -fsanitize=fuzzer,address,undefined -DFUZZ_TARGET=\"x\"
+ * (see lockdep-tool/Makefile).  A loaded model is also saved and searched
+ * so that the code behind the parsers sees the fuzzed data too.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ld_internal.h"
+
+#ifndef FUZZ_TARGET
+#error "define FUZZ_TARGET"
+#endif
+
+/* a valid class list for the parsers that refer to classes */
+static const char base_lockdep[] =
+	"all lock classes:\n"
+	"00000000a1b2c3d4 OPS:       1 FD:    2 BD:    1 -.-.: &rq->__lock\n"
+	" -> [00000000b1b2c3d4] b\n\n"
+	"00000000b1b2c3d4 OPS:       1 FD:    1 BD:    2 ....: b\n\n";
+
+static void exercise(struct ld_model *m)
+{
+	struct ld_diag d;
+	uint32_t ids[4];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ld_suggest_classes(m, "rq_lock", ids, 4);
+	f = open_memstream(&buf, &len);
+	if (f) {
+		ld_save(m, f, &d);
+		fclose(f);
+	}
+	free(buf);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *t = FUZZ_TARGET, *p = (const char *)data;
+	struct ld_input in[LD_EX_NR];
+	struct ld_model *m = NULL;
+	struct ld_diag d;
+	unsigned int n = 0;
+	int ret;
+
+	if (!strcmp(t, "snapshot")) {
+		ret = ld_load_snapshot_buf(&m, "fuzz", p, size, &d);
+	} else if (!strcmp(t, "export")) {
+		/* NUL separates classes, deps, traces, usage, chains, stats */
+		size_t off = 0;
+
+		while (n < LD_EX_NR && off <= size) {
+			const char *z = memchr(p + off, 0, size - off);
+			size_t l = z ? (size_t)(z - (p + off)) : size - off;
+			static char names[LD_EX_NR][32];
+
+			snprintf(names[n], sizeof(names[n]), "lockdep/%s",
+				 ld_export_files[n]);
+			in[n] = (struct ld_input){ names[n], NULL, p + off, l };
+			n++;
+			off += l + 1;
+		}
+		ret = ld_load_buffers(&m, in, n, &d);
+	} else {
+		const char *name =
+			!strcmp(t, "proc_lockdep") ? "lockdep" :
+			!strcmp(t, "proc_chains")  ? "lockdep_chains" :
+			!strcmp(t, "proc_stats")   ? "lockdep_stats" :
+						     "lock_stat";
+
+		if (strcmp(name, "lockdep"))
+			in[n++] = (struct ld_input){ "lockdep", NULL,
+						     base_lockdep,
+						     sizeof(base_lockdep) - 1 };
+		in[n++] = (struct ld_input){ name, NULL, p, size };
+		ret = ld_load_buffers(&m, in, n, &d);
+	}
+	if (!ret)
+		exercise(m);
+	else if (!d.msg[0])
+		abort(); /* every error must say what went wrong */
+	ld_model_free(m);
+	return 0;
+}

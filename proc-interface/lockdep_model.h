@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lockdep_model.h - one in-memory model of what lockdep exported
+ *
+ * Sources: the stock /proc files (/proc/lockdep, /proc/lockdep_chains,
+ * /proc/lockdep_stats, /proc/lock_stat), the debugfs export
+ * (/sys/kernel/debug/lockdep/{classes,deps,traces,usage,chains,stats}),
+ * a snapshot directory holding copies of either, or a snapshot file
+ * written by ld_save().
+ *
+ * Every value that a source may lack carries where it came from
+ * (enum ld_src); LD_SRC_NONE means "unknown", never zero.  Nothing in this
+ * library prints or exits: errors fill a struct ld_diag ("file:line: what")
+ * and are returned as -errno.
+ */
+#ifndef LOCKDEP_MODEL_H
+#define LOCKDEP_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define LD_NONE UINT32_MAX /* no class / trace / entry */
+#define LD_SNAPSHOT_VERSION 1 /* version of the save format */
+#define LD_EXPORT_VERSION 1 /* debugfs export version we read */
+#define LD_MAX_FILE (1UL << 30) /* refuse larger inputs */
+
+/* Where a value came from.  LD_SRC_NONE: unknown. */
+enum ld_src {
+	LD_SRC_NONE = 0,
+	LD_SRC_PROC, /* stock /proc file */
+	LD_SRC_EXPORT, /* debugfs export */
+	LD_SRC_COMPUTED, /* recomputed by this library from the graph */
+	LD_SRC_DERIVED, /* inferred from a printed name (heuristic) */
+};
+
+const char *ld_src_name(enum ld_src src);
+
+struct ld_num {
+	int64_t v;
+	unsigned char src; /* enum ld_src */
+};
+
+#define ld_known(n) ((n).src != LD_SRC_NONE)
+
+/* A counted string: may point into a source buffer (no NUL at s[len]). */
+struct ld_str {
+	const char *s;
+	uint32_t len;
+};
+
+/* Usage bits, as enum lock_usage_bit in kernel/locking/lockdep_internals.h */
+#define LD_USAGE_BITS(X)                               \
+	X(USED_IN_HARDIRQ, "hardirq-safe")             \
+	X(USED_IN_HARDIRQ_READ, "hardirq-read-safe")   \
+	X(ENABLED_HARDIRQ, "hardirq-unsafe")           \
+	X(ENABLED_HARDIRQ_READ, "hardirq-read-unsafe") \
+	X(USED_IN_SOFTIRQ, "softirq-safe")             \
+	X(USED_IN_SOFTIRQ_READ, "softirq-read-safe")   \
+	X(ENABLED_SOFTIRQ, "softirq-unsafe")           \
+	X(ENABLED_SOFTIRQ_READ, "softirq-read-unsafe") \
+	X(USED, "used")                                \
+	X(USED_READ, "used-read")
+
+enum ld_usage_bit {
+#define LD_X(bit, word) LD_##bit,
+	LD_USAGE_BITS(LD_X)
+#undef LD_X
+		LD_NR_USAGE_BITS
+};
+
+#define LD_USAGE_ALL ((1u << LD_NR_USAGE_BITS) - 1)
+#define LD_USAGE_IRQ 0xffu /* the 8 bits /proc/lockdep shows */
+
+const char *ld_usage_kname(unsigned int bit); /* "USED_IN_HARDIRQ" */
+const char *ld_usage_word(unsigned int bit); /* "hardirq-safe" */
+int ld_usage_from_kname(const char *s, size_t len); /* bit or -1 */
+int ld_usage_from_word(const char *s); /* bit or -1 */
+/* The 4 characters /proc/lockdep prints; '?'... for unknown halves. */
+void ld_usage_chars(uint16_t mask, uint16_t known, char out[5]);
+
+/* Dependency type bits, lock_list.dep (DEP_SR_BIT .. DEP_EN_BIT) */
+enum {
+	LD_DEP_SR = 1 << 0, /* shared -> recursive reader */
+	LD_DEP_ER = 1 << 1, /* exclusive -> recursive reader */
+	LD_DEP_SN = 1 << 2, /* shared -> non-recursive */
+	LD_DEP_EN = 1 << 3, /* exclusive -> non-recursive */
+};
+/* "SR|EN" or "?" when unknown; buf >= 16 bytes */
+const char *ld_dep_type_str(unsigned int type, bool known, char *buf);
+
+struct ld_class {
+	uint32_t id; /* dense model index */
+	struct ld_num kid; /* index in lock_classes[] (export) */
+	struct ld_str name; /* display name as the kernel prints */
+	struct ld_str base; /* class->name, if known */
+	struct ld_num name_version;
+	struct ld_num subclass;
+	struct ld_str key_sym; /* %ps of the key (export), or empty */
+	uint64_t key_hash; /* %p of the key (/proc), per boot */
+	bool key_hash_known;
+	bool base_is_key; /* no class->name: name is the key sym */
+	uint16_t usage; /* bits known to be set */
+	uint16_t usage_known; /* which bits are known */
+	unsigned char usage_src;
+	struct ld_num ops;
+	struct ld_num fd, bd; /* /proc meaning: strong BFS, incl. self */
+	struct ld_num nr_after; /* locks_after entries (export "fd") */
+	struct ld_num nr_before; /* locks_before entries (export "bd") */
+	struct ld_num wait_inner, wait_outer, lock_type;
+	uint32_t usage_trace[LD_NR_USAGE_BITS]; /* trace index or LD_NONE */
+	uint32_t lockstat; /* index into lockstat[] or LD_NONE */
+	uint32_t name_next; /* name hash chain */
+};
+
+struct ld_dep {
+	uint32_t from, to; /* class ids */
+	int32_t distance; /* 0: unknown */
+	uint8_t type; /* LD_DEP_* bits */
+	bool type_known;
+	uint32_t trace; /* trace index; LD_NONE: none/unknown */
+	bool trace_known; /* false: source has no traces */
+};
+
+enum ld_irq_ctx {
+	LD_CTX_PROCESS = 0,
+	LD_CTX_HARDIRQ = 1,
+	LD_CTX_SOFTIRQ = 2,
+};
+const char *ld_irq_ctx_str(unsigned int ctx); /* kernel's spelling */
+
+struct ld_chain {
+	struct ld_num kid; /* index in lock_chains[] (export) */
+	uint64_t key; /* chain_key */
+	bool key_known;
+	uint8_t irq_context;
+	bool read_known;
+	uint32_t depth; /* elements in this chain */
+	uint32_t first; /* index into chain_locks[] */
+};
+
+struct ld_trace {
+	struct ld_num kid; /* offset in stack_trace[] */
+	uint32_t first; /* index into frames[] */
+	uint32_t nr;
+};
+
+struct ld_stat {
+	struct ld_str key; /* snake_case */
+	struct ld_str label; /* as printed in /proc, or the key */
+	int64_t value;
+	struct ld_num max; /* "[max: N]" */
+	unsigned char src;
+	bool blank_before; /* /proc layout: blank line before */
+};
+
+/* lock_stat: 12 numbers per row; times in units of 10 ns (0.01 us). */
+enum {
+	LD_LS_CON_BOUNCES,
+	LD_LS_CONTENTIONS,
+	LD_LS_WAIT_MIN,
+	LD_LS_WAIT_MAX,
+	LD_LS_WAIT_TOTAL,
+	LD_LS_WAIT_AVG,
+	LD_LS_ACQ_BOUNCES,
+	LD_LS_ACQUISITIONS,
+	LD_LS_HOLD_MIN,
+	LD_LS_HOLD_MAX,
+	LD_LS_HOLD_TOTAL,
+	LD_LS_HOLD_AVG,
+	LD_LS_NR
+};
+extern const char *const ld_ls_names[LD_LS_NR]; /* "con-bounces"... */
+static inline bool ld_ls_is_time(int i)
+{
+	return (i >= LD_LS_WAIT_MIN && i <= LD_LS_WAIT_AVG) ||
+	       (i >= LD_LS_HOLD_MIN && i <= LD_LS_HOLD_AVG);
+}
+
+struct ld_ls_point {
+	uint64_t count;
+	struct ld_str sym; /* %pS */
+};
+
+enum ld_ls_match {
+	LD_LSM_NONE, /* no class has this name */
+	LD_LSM_EXACT, /* one class prints exactly this */
+	LD_LSM_AMBIGUOUS, /* several classes print this */
+};
+
+struct ld_lockstat {
+	struct ld_str name; /* as printed (cut to 37 chars) */
+	bool has_w, has_r; /* write row / read row present */
+	int64_t w[LD_LS_NR], r[LD_LS_NR];
+	struct ld_ls_point contention[4], contending[4];
+	uint8_t nr_contention, nr_contending;
+	uint32_t class; /* LD_NONE unless LD_LSM_EXACT */
+	uint8_t match; /* enum ld_ls_match */
+	bool rw_guessed; /* lone "-R" row: see README */
+};
+
+/* One input file as read, kept verbatim for save. */
+struct ld_section {
+	char *name; /* "lockdep", "lockdep/classes", ... */
+	char *origin; /* file named in diagnostics */
+	char *path; /* path it was read from (saved) */
+	char *data;
+	size_t len;
+	unsigned long base_line; /* line offset within origin file */
+	bool used; /* understood by this version */
+};
+
+/* Which kinds of data the model has (unknown, not empty, when false). */
+struct ld_have {
+	bool classes;
+	bool ops; /* DEBUG_LOCKDEP counters */
+	bool kernel_fd_bd; /* FD/BD as computed by the kernel */
+	bool usage; /* usage bits (8 on /proc, 10 on export) */
+	bool deps; /* dependency lists (PROVE_LOCKING) */
+	bool dep_all_distances; /* distance > 1 entries included */
+	bool dep_types;
+	bool traces; /* stacks of dependencies */
+	bool usage_traces;
+	bool wait_types;
+	bool chains;
+	bool chain_keys; /* chain_key + per element read state */
+	bool stats;
+	bool lockstat;
+};
+
+struct ld_model {
+	struct ld_class *classes;
+	uint32_t nr_classes, alloc_classes;
+	struct ld_dep *deps;
+	uint32_t nr_deps, alloc_deps;
+	/* CSR adjacency: deps leaving / entering class i */
+	uint32_t *out_off, *out; /* out[out_off[i] .. out_off[i+1]) */
+	uint32_t *in_off, *in;
+	struct ld_chain *chains;
+	uint32_t nr_chains, alloc_chains;
+	uint32_t *chain_locks; /* class ids, LD_NONE if unresolved */
+	uint8_t *chain_reads; /* 0 write, 1 read, 2 recursive */
+	uint32_t nr_chain_locks, alloc_chain_locks, alloc_chain_reads;
+	uint32_t *cc_off, *cc; /* chains containing class i */
+	struct ld_trace *traces;
+	uint32_t nr_traces, alloc_traces;
+	struct ld_str *frames;
+	uint32_t nr_frames, alloc_frames;
+	struct ld_stat *stats;
+	uint32_t nr_stats, alloc_stats;
+	struct ld_lockstat *lockstat;
+	uint32_t nr_lockstat, alloc_lockstat;
+	bool lockstat_disabled; /* "*WARNING* lock debugging..." */
+	bool chains_buggered; /* "(buggered) all lock chains:" */
+	uint32_t nr_unresolved; /* chain/dep refs we could not join */
+
+	struct ld_have have;
+	bool from_export;
+	bool consistent; /* export generations all equal */
+	bool has_generation;
+	uint64_t generation;
+	bool partial; /* something was cut short */
+
+	/* metadata */
+	char *release; /* kernel release, or NULL */
+	char *captured; /* ISO 8601 UTC, or NULL */
+	char *origin; /* "live", a directory or a file */
+	bool from_snapshot_file;
+	struct ld_section *sections;
+	uint32_t nr_sections;
+	char **warnings;
+	uint32_t nr_warnings;
+
+	/* indexes */
+	uint32_t *name_hash; /* buckets of class ids */
+	uint32_t name_hash_mask;
+	struct ld_arena *arena;
+	/* scratch for ld_fd_bd() */
+	uint32_t *bfs_queue, *bfs_seen, bfs_gen;
+	uint8_t *bfs_xr;
+};
+
+struct ld_diag {
+	char msg[512];
+};
+
+/* Loading ------------------------------------------------------------ */
+
+/*
+ * Read the live kernel: the debugfs export if present (retried until its
+ * generations agree, at most @retries times), else /proc.  @root is a
+ * prefix for every path ("" or NULL on a real system).
+ */
+int ld_load_live(struct ld_model **mp, const char *root, int retries,
+		 struct ld_diag *d);
+/* A snapshot directory or a file written by ld_save(). */
+int ld_load_path(struct ld_model **mp, const char *path, struct ld_diag *d);
+/*
+ * Build a model from named in-memory files ("lockdep", "lockdep_chains",
+ * "lockdep_stats", "lock_stat", "lockdep/classes", ...).  Takes ownership
+ * of nothing: the buffers are copied.
+ */
+struct ld_input {
+	const char *name;
+	const char *origin;
+	const char *data;
+	size_t len;
+};
+int ld_load_buffers(struct ld_model **mp, const struct ld_input *in,
+		    unsigned int n, struct ld_diag *d);
+/* Parse a snapshot file held in memory. */
+int ld_load_snapshot_buf(struct ld_model **mp, const char *origin,
+			 const char *data, size_t len, struct ld_diag *d);
+
+/* Write the snapshot file format; byte-identical for a loaded snapshot. */
+int ld_save(const struct ld_model *m, FILE *f, struct ld_diag *d);
+
+void ld_model_free(struct ld_model *m);
+
+/* Queries -------------------------------------------------------------- */
+
+/* Exact display-name lookup: number of matches, ids in @ids (up to max). */
+unsigned int ld_find_class(const struct ld_model *m, const char *name,
+			   size_t len, uint32_t *ids, unsigned int max);
+/* Up to @max close candidates for a mistyped name, best first. */
+unsigned int ld_suggest_classes(const struct ld_model *m, const char *name,
+				uint32_t *ids, unsigned int max);
+const struct ld_stat *ld_stat_get(const struct ld_model *m, const char *key);
+/*
+ * FD/BD of class @c when the source did not give the kernel's (export):
+ * computed on first use and cached in the class (O(dependencies) each).
+ */
+int ld_fd_bd(const struct ld_model *m, uint32_t c);
+int ld_fd_bd_all(const struct ld_model *m);
+
+static inline uint32_t ld_nr_out(const struct ld_model *m, uint32_t c)
+{
+	return m->out_off[c + 1] - m->out_off[c];
+}
+
+static inline uint32_t ld_nr_in(const struct ld_model *m, uint32_t c)
+{
+	return m->in_off[c + 1] - m->in_off[c];
+}
+
+#endif /* LOCKDEP_MODEL_H */

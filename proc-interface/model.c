@@ -1,0 +1,847 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * model.c - the in-memory model: building, indexing, derived values and
+ * lookups.  The parsers fill it; ld_model_finish() builds the indexes.
+ */
+#include <stdlib.h>
+
+#include "ld_internal.h"
+
+const char *ld_src_name(enum ld_src src)
+{
+	switch (src) {
+	case LD_SRC_PROC:
+		return "proc";
+	case LD_SRC_EXPORT:
+		return "export";
+	case LD_SRC_COMPUTED:
+		return "computed";
+	case LD_SRC_DERIVED:
+		return "derived";
+	default:
+		return "unknown";
+	}
+}
+
+static const char *const usage_knames[] = {
+#define LD_X(bit, word) #bit,
+	LD_USAGE_BITS(LD_X)
+#undef LD_X
+};
+
+static const char *const usage_words[] = {
+#define LD_X(bit, word) word,
+	LD_USAGE_BITS(LD_X)
+#undef LD_X
+};
+
+const char *const ld_ls_names[LD_LS_NR] = {
+	"con-bounces",	  "contentions",  "waittime-min",   "waittime-max",
+	"waittime-total", "waittime-avg", "acq-bounces",    "acquisitions",
+	"holdtime-min",	  "holdtime-max", "holdtime-total", "holdtime-avg",
+};
+
+const char *ld_usage_kname(unsigned int bit)
+{
+	return bit < LD_NR_USAGE_BITS ? usage_knames[bit] : "?";
+}
+
+const char *ld_usage_word(unsigned int bit)
+{
+	return bit < LD_NR_USAGE_BITS ? usage_words[bit] : "?";
+}
+
+int ld_usage_from_kname(const char *s, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < LD_NR_USAGE_BITS; i++)
+		if (strlen(usage_knames[i]) == len &&
+		    !memcmp(usage_knames[i], s, len))
+			return i;
+	return -1;
+}
+
+int ld_usage_from_word(const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < LD_NR_USAGE_BITS; i++)
+		if (!strcmp(usage_words[i], s))
+			return i;
+	return -1;
+}
+
+/*
+ * kernel/locking/lockdep.c get_usage_char(): per state and read variant,
+ * '.' neither, '-' used in irq, '+' taken with irqs enabled, '?' both.
+ * A half we do not know prints as '*'.
+ */
+void ld_usage_chars(uint16_t mask, uint16_t known, char out[5])
+{
+	static const unsigned int bits[4] = {
+		LD_USED_IN_HARDIRQ,
+		LD_USED_IN_HARDIRQ_READ,
+		LD_USED_IN_SOFTIRQ,
+		LD_USED_IN_SOFTIRQ_READ,
+	};
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		unsigned int in = 1u << bits[i], en = 1u << (bits[i] + 2);
+		char c = '.';
+
+		if ((known & (in | en)) != (in | en))
+			c = '*';
+		else if (mask & en)
+			c = (mask & in) ? '?' : '+';
+		else if (mask & in)
+			c = '-';
+		out[i] = c;
+	}
+	out[4] = '\0';
+}
+
+const char *ld_dep_type_str(unsigned int type, bool known, char *buf)
+{
+	static const char *const names[4] = { "SR", "ER", "SN", "EN" };
+	unsigned int i;
+	char *p = buf;
+
+	if (!known) {
+		strcpy(buf, "?");
+		return buf;
+	}
+	*p = '\0';
+	for (i = 0; i < 4; i++) {
+		if (!(type & (1u << i)))
+			continue;
+		if (p != buf)
+			*p++ = '|';
+		memcpy(p, names[i], 2);
+		p += 2;
+		*p = '\0';
+	}
+	if (p == buf)
+		strcpy(buf, "-");
+	return buf;
+}
+
+const char *ld_irq_ctx_str(unsigned int ctx)
+{
+	static const char *const s[4] = { "0", "hardirq", "softirq",
+					  "hardirq|softirq" };
+
+	return s[ctx & 3];
+}
+
+struct ld_model *ld_model_new(void)
+{
+	struct ld_model *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->arena = ld_arena_new();
+	if (!m->arena) {
+		free(m);
+		return NULL;
+	}
+	m->consistent = true;
+	return m;
+}
+
+void ld_model_free(struct ld_model *m)
+{
+	uint32_t i;
+
+	if (!m)
+		return;
+	free(m->classes);
+	free(m->deps);
+	free(m->out_off);
+	free(m->out);
+	free(m->in_off);
+	free(m->in);
+	free(m->chains);
+	free(m->chain_locks);
+	free(m->chain_reads);
+	free(m->cc_off);
+	free(m->cc);
+	free(m->traces);
+	free(m->frames);
+	free(m->stats);
+	free(m->lockstat);
+	free(m->release);
+	free(m->captured);
+	free(m->origin);
+	for (i = 0; i < m->nr_sections; i++) {
+		free(m->sections[i].name);
+		free(m->sections[i].origin);
+		free(m->sections[i].path);
+		free(m->sections[i].data);
+	}
+	free(m->sections);
+	for (i = 0; i < m->nr_warnings; i++)
+		free(m->warnings[i]);
+	free(m->warnings);
+	free(m->name_hash);
+	free(m->bfs_queue);
+	free(m->bfs_seen);
+	free(m->bfs_xr);
+	ld_arena_free(m->arena);
+	free(m);
+}
+
+uint32_t ld_add_class(struct ld_model *m)
+{
+	struct ld_class *c;
+	unsigned int i;
+
+	if (ld_grow((void **)&m->classes, &m->alloc_classes, m->nr_classes,
+		    sizeof(*m->classes)))
+		return LD_NONE;
+	c = &m->classes[m->nr_classes];
+	memset(c, 0, sizeof(*c));
+	c->id = m->nr_classes;
+	c->name.s = "";
+	c->base.s = "";
+	c->key_sym.s = "";
+	for (i = 0; i < LD_NR_USAGE_BITS; i++)
+		c->usage_trace[i] = LD_NONE;
+	c->lockstat = LD_NONE;
+	c->name_next = LD_NONE;
+	return m->nr_classes++;
+}
+
+int ld_add_dep(struct ld_model *m, const struct ld_dep *dep)
+{
+	if (ld_grow((void **)&m->deps, &m->alloc_deps, m->nr_deps,
+		    sizeof(*m->deps)))
+		return -ENOMEM;
+	m->deps[m->nr_deps++] = *dep;
+	return 0;
+}
+
+int ld_add_stat(struct ld_model *m, const struct ld_stat *st)
+{
+	if (ld_grow((void **)&m->stats, &m->alloc_stats, m->nr_stats,
+		    sizeof(*m->stats)))
+		return -ENOMEM;
+	m->stats[m->nr_stats++] = *st;
+	return 0;
+}
+
+/*
+ * /proc prints name + "#N" (name_version > 1) + "/N" (subclass != 0).
+ * Split them back off; a class whose own name ends in "/3" or "#2" is
+ * indistinguishable, hence LD_SRC_DERIVED.
+ */
+void ld_derive_name_parts(struct ld_class *c)
+{
+	const char *s = c->name.s;
+	size_t n = c->name.len, i;
+	int64_t ver = 1, sub = 0;
+
+	i = n;
+	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+		i--;
+	if (i < n && i > 1 && s[i - 1] == '/' && n - i <= 3 &&
+	    !(n - i > 1 && s[i] == '0')) {
+		sub = atoi(s + i);
+		n = i - 1;
+		i = n;
+		while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+			i--;
+	}
+	if (i < n && i > 1 && s[i - 1] == '#' && n - i <= 5 && s[i] != '0') {
+		int64_t v = 0;
+		size_t k;
+
+		for (k = i; k < n; k++)
+			v = v * 10 + (s[k] - '0');
+		if (v > 1) {
+			ver = v;
+			n = i - 1;
+		}
+	}
+	c->base.s = s;
+	c->base.len = n;
+	c->name_version.v = ver;
+	c->name_version.src = LD_SRC_DERIVED;
+	c->subclass.v = sub;
+	c->subclass.src = LD_SRC_DERIVED;
+}
+
+void ld_name_hash_build(struct ld_model *m)
+{
+	uint32_t n = 64, i;
+
+	while (n < m->nr_classes * 2)
+		n *= 2;
+	free(m->name_hash);
+	m->name_hash = malloc(n * sizeof(uint32_t));
+	if (!m->name_hash) {
+		m->name_hash_mask = 0;
+		return;
+	}
+	memset(m->name_hash, 0xff, n * sizeof(uint32_t));
+	m->name_hash_mask = n - 1;
+	/* Insert in reverse so that chains list ids in ascending order. */
+	for (i = m->nr_classes; i-- > 0;) {
+		struct ld_class *c = &m->classes[i];
+		uint32_t h = ld_hash_bytes(c->name.s, c->name.len) & (n - 1);
+
+		c->name_next = m->name_hash[h];
+		m->name_hash[h] = i;
+	}
+}
+
+unsigned int ld_find_class(const struct ld_model *m, const char *name,
+			   size_t len, uint32_t *ids, unsigned int max)
+{
+	unsigned int found = 0;
+	uint32_t i;
+
+	if (!m->name_hash)
+		return 0;
+	i = m->name_hash[ld_hash_bytes(name, len) & m->name_hash_mask];
+	for (; i != LD_NONE; i = m->classes[i].name_next) {
+		const struct ld_class *c = &m->classes[i];
+
+		if (c->name.len == len && !memcmp(c->name.s, name, len)) {
+			if (found < max)
+				ids[found] = i;
+			found++;
+		}
+	}
+	return found;
+}
+
+/* Edit distance with an upper bound: returns > limit when exceeded. */
+static unsigned int edit_distance(const char *a, size_t la, const char *b,
+				  size_t lb, unsigned int limit)
+{
+	unsigned int row[129], i, j;
+
+	if (la > 128 || lb > 128)
+		return limit + 1;
+	if ((la > lb ? la - lb : lb - la) > limit)
+		return limit + 1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		unsigned int prev = row[0], best;
+
+		row[0] = i;
+		best = row[0];
+		for (j = 1; j <= lb; j++) {
+			unsigned int cur = row[j];
+			unsigned int v = prev + (a[i - 1] != b[j - 1]);
+
+			if (row[j] + 1 < v)
+				v = row[j] + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			row[j] = v;
+			prev = cur;
+			if (v < best)
+				best = v;
+		}
+		if (best > limit)
+			return limit + 1;
+	}
+	return row[lb];
+}
+
+static const char *memmem_n(const char *h, size_t hl, const char *n, size_t nl)
+{
+	size_t i;
+
+	if (!nl || nl > hl)
+		return NULL;
+	for (i = 0; i + nl <= hl; i++)
+		if (h[i] == n[0] && !memcmp(h + i, n, nl))
+			return h + i;
+	return NULL;
+}
+
+/* lower-case letters and digits only: "&rq->__lock" -> "rqlock" */
+static size_t squash(const char *s, size_t len, char *out, size_t size)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < len && o < size; i++) {
+		char c = s[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c += 'a' - 'A';
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+			out[o++] = c;
+	}
+	return o;
+}
+
+/*
+ * Close candidates: small edit distance on the name, or on the name with
+ * punctuation removed, or the argument contained in the name.
+ */
+unsigned int ld_suggest_classes(const struct ld_model *m, const char *name,
+				uint32_t *ids, unsigned int max)
+{
+	unsigned int score[16], nr = 0, k, limit;
+	size_t len = strlen(name), ql;
+	char q[129], cn[129];
+	uint32_t i;
+
+	if (max > 16)
+		max = 16;
+	limit = len / 4 + 1;
+	if (limit > 6)
+		limit = 6;
+	ql = squash(name, len, q, sizeof(q) - 1);
+	for (i = 0; i < m->nr_classes; i++) {
+		const struct ld_class *c = &m->classes[i];
+		unsigned int s, s2;
+		size_t cl;
+
+		s = edit_distance(name, len, c->name.s, c->name.len, limit);
+		cl = squash(c->name.s, c->name.len, cn, sizeof(cn) - 1);
+		s2 = edit_distance(q, ql, cn, cl, limit) + 1;
+		if (s2 < s)
+			s = s2;
+		/* substring hits rank after close spellings */
+		if (s > limit && len >= 3 &&
+		    memmem_n(c->name.s, c->name.len, name, len))
+			s = limit + 1 +
+			    (c->name.len - len > 60 ?
+				     60 :
+				     (unsigned int)(c->name.len - len));
+		else if (s > limit)
+			continue;
+		if (nr == max && s >= score[nr - 1])
+			continue;
+		if (nr < max)
+			nr++;
+		for (k = nr - 1; k > 0 && score[k - 1] > s; k--) {
+			score[k] = score[k - 1];
+			ids[k] = ids[k - 1];
+		}
+		score[k] = s;
+		ids[k] = i;
+	}
+	return nr;
+}
+
+const struct ld_stat *ld_stat_get(const struct ld_model *m, const char *key)
+{
+	size_t len = strlen(key);
+	uint32_t i;
+
+	for (i = 0; i < m->nr_stats; i++)
+		if (m->stats[i].key.len == len &&
+		    !memcmp(m->stats[i].key.s, key, len))
+			return &m->stats[i];
+	return NULL;
+}
+
+/* CSR adjacency in both directions, in dependency-list order. */
+static int build_adjacency(struct ld_model *m)
+{
+	uint32_t n = m->nr_classes, i, *pos;
+
+	m->out_off = calloc(n + 2, sizeof(uint32_t));
+	m->in_off = calloc(n + 2, sizeof(uint32_t));
+	m->out = malloc((m->nr_deps + 1) * sizeof(uint32_t));
+	m->in = malloc((m->nr_deps + 1) * sizeof(uint32_t));
+	pos = malloc((n + 1) * sizeof(uint32_t));
+	if (!m->out_off || !m->in_off || !m->out || !m->in || !pos) {
+		free(pos);
+		return -ENOMEM;
+	}
+	for (i = 0; i < m->nr_deps; i++) {
+		m->out_off[m->deps[i].from + 1]++;
+		m->in_off[m->deps[i].to + 1]++;
+	}
+	for (i = 0; i < n; i++) {
+		m->out_off[i + 1] += m->out_off[i];
+		m->in_off[i + 1] += m->in_off[i];
+	}
+	memcpy(pos, m->out_off, n * sizeof(uint32_t));
+	for (i = 0; i < m->nr_deps; i++)
+		m->out[pos[m->deps[i].from]++] = i;
+	memcpy(pos, m->in_off, n * sizeof(uint32_t));
+	for (i = 0; i < m->nr_deps; i++)
+		m->in[pos[m->deps[i].to]++] = i;
+	free(pos);
+	return 0;
+}
+
+static int build_chain_index(struct ld_model *m)
+{
+	uint32_t n = m->nr_classes, i, j, *pos;
+
+	m->cc_off = calloc(n + 2, sizeof(uint32_t));
+	m->cc = malloc((m->nr_chain_locks + 1) * sizeof(uint32_t));
+	pos = malloc((n + 1) * sizeof(uint32_t));
+	if (!m->cc_off || !m->cc || !pos) {
+		free(pos);
+		return -ENOMEM;
+	}
+	for (i = 0; i < m->nr_chains; i++) {
+		const struct ld_chain *ch = &m->chains[i];
+
+		for (j = 0; j < ch->depth; j++) {
+			uint32_t c = m->chain_locks[ch->first + j];
+
+			if (c != LD_NONE)
+				m->cc_off[c + 1]++;
+		}
+	}
+	for (i = 0; i < n; i++)
+		m->cc_off[i + 1] += m->cc_off[i];
+	memcpy(pos, m->cc_off, n * sizeof(uint32_t));
+	for (i = 0; i < m->nr_chains; i++) {
+		const struct ld_chain *ch = &m->chains[i];
+
+		for (j = 0; j < ch->depth; j++) {
+			uint32_t c = m->chain_locks[ch->first + j];
+
+			/* a class twice in a chain is listed once */
+			if (c != LD_NONE &&
+			    (pos[c] == m->cc_off[c] || m->cc[pos[c] - 1] != i))
+				m->cc[pos[c]++] = i;
+		}
+	}
+	/* compact: duplicates left holes at the end of each range */
+	for (i = 0; i < n; i++) {
+		uint32_t end = m->cc_off[i + 1];
+
+		for (j = pos[i]; j < end; j++)
+			m->cc[j] = LD_NONE;
+	}
+	free(pos);
+	return 0;
+}
+
+/*
+ * The name lock_stat prints for a class (seq_stats() in lockdep_proc.c):
+ * the name cut to 37 - 2 per suffix characters, then "#N" and "/N", each
+ * cut to 2 characters.
+ */
+static size_t lockstat_name(const struct ld_class *c, char *buf)
+{
+	size_t namelen = 38, n;
+	int64_t ver = c->name_version.v, sub = c->subclass.v;
+	char tmp[24];
+
+	if (c->base_is_key || !ld_known(c->name_version)) {
+		ver = 1;
+		sub = 0;
+	}
+	if (ver > 1)
+		namelen -= 2;
+	if (sub)
+		namelen -= 2;
+	n = c->base_is_key ? c->name.len : c->base.len;
+	if (n > namelen - 1)
+		n = namelen - 1;
+	memcpy(buf, c->base_is_key ? c->name.s : c->base.s, n);
+	/* the kernel's snprintf stops at a NUL */
+	n = strnlen(buf, n);
+	if (ver > 1) {
+		snprintf(tmp, sizeof(tmp), "#%lld", (long long)ver);
+		memcpy(buf + n, tmp, 2);
+		n += 2;
+	}
+	if (sub) {
+		snprintf(tmp, sizeof(tmp), "/%lld", (long long)sub);
+		memcpy(buf + n, tmp, 2);
+		n += 2;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+static uint32_t lockstat_lookup(const struct ld_model *m, const uint32_t *head,
+				const uint32_t *next, uint32_t n,
+				const char *name, size_t len, uint32_t *found)
+{
+	uint32_t h = ld_hash_bytes(name, len) & (n - 1), c, nr = 0;
+	char buf[64];
+
+	*found = LD_NONE;
+	for (c = head[h]; c != LD_NONE; c = next[c]) {
+		size_t l = lockstat_name(&m->classes[c], buf);
+
+		if (l == len && !memcmp(buf, name, l)) {
+			*found = c;
+			nr++;
+		}
+	}
+	return nr;
+}
+
+static int join_lockstat(struct ld_model *m)
+{
+	uint32_t n = 64, *head, *next, i;
+	char buf[64];
+
+	if (!m->nr_lockstat)
+		return 0;
+	while (n < m->nr_classes * 2)
+		n *= 2;
+	head = malloc(n * sizeof(uint32_t));
+	next = malloc((m->nr_classes + 1) * sizeof(uint32_t));
+	if (!head || !next) {
+		free(head);
+		free(next);
+		return -ENOMEM;
+	}
+	memset(head, 0xff, n * sizeof(uint32_t));
+	for (i = 0; i < m->nr_classes; i++) {
+		size_t l = lockstat_name(&m->classes[i], buf);
+		uint32_t h = ld_hash_bytes(buf, l) & (n - 1);
+
+		next[i] = head[h];
+		head[h] = i;
+	}
+	for (i = 0; i < m->nr_lockstat; i++) {
+		struct ld_lockstat *ls = &m->lockstat[i];
+		uint32_t found, nr;
+
+		nr = lockstat_lookup(m, head, next, n, ls->name.s, ls->name.len,
+				     &found);
+		if (!nr && ls->rw_guessed &&
+		    lockstat_lookup(m, head, next, n, ls->name.s,
+				    ls->name.len + 2, &found) == 1) {
+			/* a lone "x-R:" row was a write row of "x-R" */
+			ls->name.len += 2;
+			memcpy(ls->w, ls->r, sizeof(ls->w));
+			ls->has_w = true;
+			ls->has_r = false;
+			nr = 1;
+		}
+		if (nr == 1) {
+			ls->match = LD_LSM_EXACT;
+			ls->class = found;
+			if (m->classes[found].lockstat == LD_NONE)
+				m->classes[found].lockstat = i;
+		} else {
+			ls->match = nr ? LD_LSM_AMBIGUOUS : LD_LSM_NONE;
+			ls->class = LD_NONE;
+		}
+	}
+	free(head);
+	free(next);
+	return 0;
+}
+
+/*
+ * FD/BD as lockdep_count_forward_deps() computes them: a BFS over the
+ * dependency lists in list order that marks a class visited on first
+ * arrival and only follows strong paths (no -(*R)-> followed by -(S*)->).
+ * Exact for forward counts when the export lists entries in list order;
+ * the backward lists' order is not exported, so BD may differ where weak
+ * paths are involved.  Without types every path is taken as strong.
+ * O(edges) per class, so computed on demand and cached in the class.
+ */
+static int64_t count_reach(const struct ld_model *m, uint32_t c, int dir,
+			   uint32_t *queue, uint32_t *seen, uint8_t *only_xr,
+			   uint32_t gen)
+{
+	const uint32_t *off = dir ? m->in_off : m->out_off;
+	const uint32_t *adj = dir ? m->in : m->out;
+	uint32_t head = 0, tail = 0;
+	int64_t count = 1;
+
+	seen[c] = gen;
+	only_xr[c] = 0;
+	queue[tail++] = c;
+	while (head < tail) {
+		uint32_t u = queue[head++], k;
+
+		for (k = off[u]; k < off[u + 1]; k++) {
+			const struct ld_dep *e = &m->deps[adj[k]];
+			uint32_t v = dir ? e->from : e->to;
+			unsigned int dep = 0xf;
+
+			if (seen[v] == gen)
+				continue;
+			seen[v] = gen;
+			if (m->have.dep_types) {
+				dep = e->type;
+				/* backward lists swap ER and SN */
+				if (dir)
+					dep = (dep & 9) | (dep & 2) << 1 |
+					      (dep & 4) >> 1;
+				if (only_xr[u])
+					dep &= ~(LD_DEP_SR | LD_DEP_SN);
+				if (!dep)
+					continue;
+			}
+			only_xr[v] = !(dep & (LD_DEP_SN | LD_DEP_EN));
+			count++;
+			queue[tail++] = v;
+		}
+	}
+	return count;
+}
+
+int ld_fd_bd(const struct ld_model *cm, uint32_t c)
+{
+	struct ld_model *m = (struct ld_model *)cm; /* cache only */
+	struct ld_class *cl = &m->classes[c];
+	int dir;
+
+	if (ld_known(cl->fd) || !m->have.deps || !m->have.dep_all_distances)
+		return 0;
+	if (!m->bfs_queue) {
+		m->bfs_queue = malloc((m->nr_classes + 1) * sizeof(uint32_t));
+		m->bfs_seen = calloc(m->nr_classes + 1, sizeof(uint32_t));
+		m->bfs_xr = calloc(m->nr_classes + 1, 1);
+		if (!m->bfs_queue || !m->bfs_seen || !m->bfs_xr)
+			return -ENOMEM;
+	}
+	for (dir = 0; dir < 2; dir++) {
+		struct ld_num *res = dir ? &cl->bd : &cl->fd;
+
+		res->v = count_reach(m, c, dir, m->bfs_queue, m->bfs_seen,
+				     m->bfs_xr, ++m->bfs_gen);
+		res->src = LD_SRC_COMPUTED;
+	}
+	return 0;
+}
+
+/*
+ * Without pruning (every hop ends in a non-recursive lock, or types are
+ * unknown) the BFS count is the number of classes reachable, and on a DAG
+ * that is a bitset union in topological order: O(edges * classes / 64)
+ * for all classes at once instead of O(edges) per class.  Returns 1 when
+ * it could not be used (pruning possible, a cycle, or too many classes).
+ */
+static int closure_counts(struct ld_model *m, int dir)
+{
+	const uint32_t *off = dir ? m->in_off : m->out_off;
+	const uint32_t *adj = dir ? m->in : m->out;
+	/* hops that never set only_xr: forward SN|EN, backward ER|EN */
+	unsigned int strong = dir ? (LD_DEP_ER | LD_DEP_EN) :
+				    (LD_DEP_SN | LD_DEP_EN);
+	uint32_t n = m->nr_classes, words = (n + 63) / 64, i, k, head = 0;
+	uint32_t tail = 0, *indeg, *order;
+	uint64_t *bits;
+
+	if (n > 16384)
+		return 1;
+	for (i = 0; m->have.dep_types && i < m->nr_deps; i++)
+		if (!(m->deps[i].type & strong))
+			return 1;
+	indeg = calloc(n + 1, sizeof(*indeg));
+	order = malloc((n + 1) * sizeof(*order));
+	bits = calloc((size_t)n * words + 1, sizeof(*bits));
+	if (!indeg || !order || !bits) {
+		free(indeg);
+		free(order);
+		free(bits);
+		return -ENOMEM;
+	}
+	/* Kahn: order[] lists a class before the classes it reaches */
+	for (i = 0; i < m->nr_deps; i++)
+		indeg[dir ? m->deps[i].from : m->deps[i].to]++;
+	for (i = 0; i < n; i++)
+		if (!indeg[i])
+			order[tail++] = i;
+	while (head < tail) {
+		uint32_t u = order[head++];
+
+		for (k = off[u]; k < off[u + 1]; k++) {
+			const struct ld_dep *e = &m->deps[adj[k]];
+			uint32_t v = dir ? e->from : e->to;
+
+			if (!--indeg[v])
+				order[tail++] = v;
+		}
+	}
+	if (tail != n) { /* a cycle: merged snapshots */
+		free(indeg);
+		free(order);
+		free(bits);
+		return 1;
+	}
+	for (i = n; i-- > 0;) {
+		uint32_t u = order[i];
+		uint64_t *bu = bits + (size_t)u * words;
+		int64_t cnt = 0;
+
+		bu[u / 64] |= 1ULL << (u % 64);
+		for (k = off[u]; k < off[u + 1]; k++) {
+			const struct ld_dep *e = &m->deps[adj[k]];
+			const uint64_t *bv =
+				bits + (size_t)(dir ? e->from : e->to) * words;
+			uint32_t w;
+
+			for (w = 0; w < words; w++)
+				bu[w] |= bv[w];
+		}
+		for (k = 0; k < words; k++)
+			cnt += __builtin_popcountll(bu[k]);
+		if (dir) {
+			m->classes[u].bd.v = cnt;
+			m->classes[u].bd.src = LD_SRC_COMPUTED;
+		} else {
+			m->classes[u].fd.v = cnt;
+			m->classes[u].fd.src = LD_SRC_COMPUTED;
+		}
+	}
+	free(indeg);
+	free(order);
+	free(bits);
+	return 0;
+}
+
+int ld_fd_bd_all(const struct ld_model *cm)
+{
+	struct ld_model *m = (struct ld_model *)cm; /* cache only */
+	uint32_t i;
+	int ret, r0, r1;
+
+	if (!m->have.deps || !m->have.dep_all_distances || !m->nr_classes ||
+	    ld_known(m->classes[0].fd))
+		return 0;
+	r0 = closure_counts(m, 0);
+	if (r0 < 0)
+		return r0;
+	r1 = closure_counts(m, 1);
+	if (r1 < 0)
+		return r1;
+	if (!r0 && !r1)
+		return 0;
+	/* pruning possible: a BFS per class, as the kernel does */
+	for (i = 0; i < m->nr_classes; i++) {
+		m->classes[i].fd.src = LD_SRC_NONE;
+		m->classes[i].bd.src = LD_SRC_NONE;
+	}
+	for (i = 0; i < m->nr_classes; i++) {
+		ret = ld_fd_bd(m, i);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int ld_model_finish(struct ld_model *m, struct ld_diag *d)
+{
+	int ret;
+
+	ret = build_adjacency(m);
+	if (!ret)
+		ret = build_chain_index(m);
+	if (!ret)
+		ld_name_hash_build(m);
+	if (!ret && !m->name_hash)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = join_lockstat(m);
+	if (ret == -ENOMEM)
+		ld_diagf(d, "out of memory");
+	return ret;
+}

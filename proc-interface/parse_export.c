@@ -1,0 +1,757 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * parse_export.c - the debugfs export, /sys/kernel/debug/lockdep/
+ * {classes,deps,traces,usage,chains,stats}, format version 1
+ * (build/spec/EXPORT-SPEC.md; Documentation/locking/lockdep-debugfs.rst
+ * once the series lands).
+ *
+ * Every file: "# lockdep <file> <version> generation <G>", "# <fields>",
+ * records with single-space separated fields (free text last, C-escaped),
+ * "# end generation <G>".  The files are a consistent set when all
+ * generations are equal.
+ */
+#include <stdlib.h>
+
+#include "ld_internal.h"
+
+const char *const ld_export_files[LD_EX_NR] = {
+	"classes", "deps", "traces", "usage", "chains", "stats",
+};
+
+struct ex_file {
+	const struct ld_section *s;
+	const char *file;
+	struct ld_lines l;
+	uint64_t g0, g1;
+	bool tail;
+};
+
+static int ex_open(struct ex_file *f, const struct ld_section *s,
+		   const char *file, struct ld_diag *d)
+{
+	const char *line, *p, *end;
+	size_t len, fl = strlen(file);
+	uint64_t ver;
+	char q[LD_QBUF];
+
+	f->s = s;
+	f->file = file;
+	f->tail = false;
+	ld_lines_init(&f->l, s->origin, s->base_line, s->data, s->len);
+	if (!ld_lines_next(&f->l, &line, &len))
+		return ld_diag(
+			d, &f->l,
+			"empty file, expected '# lockdep %s 1 generation N'",
+			file);
+	p = line;
+	end = line + len;
+	if (!ld_eat(&p, end, "# lockdep ") || (size_t)(end - p) < fl ||
+	    memcmp(p, file, fl) || (p += fl, !ld_eat(&p, end, " ")))
+		return ld_diag(
+			d, &f->l,
+			"expected '# lockdep %s <version> generation <G>', got '%s'",
+			file, ld_quote(line, len, q, sizeof(q)));
+	if (!ld_scan_u64(&p, end, &ver) || !ld_eat(&p, end, " generation "))
+		return ld_diag(d, &f->l, "bad header '%s'",
+			       ld_quote(line, len, q, sizeof(q)));
+	if (ver != LD_EXPORT_VERSION)
+		return ld_diag(
+			d, &f->l,
+			"unsupported format version %llu (this tool reads %d)",
+			(unsigned long long)ver, LD_EXPORT_VERSION);
+	if (!ld_scan_u64(&p, end, &f->g0) || p != end)
+		return ld_diag(d, &f->l, "bad generation in '%s'",
+			       ld_quote(line, len, q, sizeof(q)));
+	if (!ld_lines_next(&f->l, &line, &len) || !len || line[0] != '#')
+		return ld_diag(d, &f->l, "expected the '# <field names>' line");
+	return 0;
+}
+
+/* 1: a record in *line; 0: end; <0: error */
+static int ex_next(struct ex_file *f, const char **line, size_t *len,
+		   struct ld_model *m, struct ld_diag *d)
+{
+	char q[LD_QBUF];
+
+	while (ld_lines_next(&f->l, line, len)) {
+		const char *p = *line, *end = *line + *len;
+
+		if (f->tail)
+			return ld_diag(d, &f->l, "text after the '# end' line");
+		if (f->l.last_unterminated) {
+			m->partial = true;
+			ld_warn(m, "%s:%lu: truncated line ignored", f->l.file,
+				f->l.base + f->l.lineno);
+			return 0;
+		}
+		if (*len && (*line)[0] == '#') {
+			if (ld_eat(&p, end, "# end generation ")) {
+				if (!ld_scan_u64(&p, end, &f->g1) || p != end)
+					return ld_diag(d, &f->l,
+						       "bad trailer '%s'",
+						       ld_quote(*line, *len, q,
+								sizeof(q)));
+				f->tail = true;
+			}
+			continue; /* comments are allowed */
+		}
+		if (!*len)
+			continue;
+		return 1;
+	}
+	if (!f->tail) {
+		m->partial = true;
+		ld_warn(m, "%s: no '# end generation' line: file cut short",
+			f->s->origin);
+	}
+	return 0;
+}
+
+/* Next single-space separated token; false at the end of the line. */
+static bool tok(const char **p, const char *end, const char **ts, size_t *tl)
+{
+	const char *s = *p, *e;
+
+	if (s >= end)
+		return false;
+	e = memchr(s, ' ', end - s);
+	if (!e)
+		e = end;
+	*ts = s;
+	*tl = e - s;
+	*p = e < end ? e + 1 : end;
+	return *tl > 0;
+}
+
+static bool is_dash(const char *s, size_t len)
+{
+	return len == 1 && s[0] == '-';
+}
+
+/* decimal number or '-' */
+static bool tok_num(const char *s, size_t len, struct ld_num *n)
+{
+	const char *p = s;
+	int64_t v;
+
+	if (is_dash(s, len)) {
+		n->src = LD_SRC_NONE;
+		return true;
+	}
+	if (!ld_scan_i64(&p, s + len, &v) || p != s + len)
+		return false;
+	n->v = v;
+	n->src = LD_SRC_EXPORT;
+	return true;
+}
+
+#define NEED_TOK(what)                                                      \
+	do {                                                                \
+		if (!tok(&p, end, &ts, &tl)) {                              \
+			ret = ld_diag(d, &f.l, "missing field '%s'", what); \
+			goto out;                                           \
+		}                                                           \
+	} while (0)
+
+#define BAD_FIELD(what)                                        \
+	do {                                                   \
+		ret = ld_diag(d, &f.l, "bad %s '%s'", what,    \
+			      ld_quote(ts, tl, q, sizeof(q))); \
+		goto out;                                      \
+	} while (0)
+
+static int parse_classes(struct ld_model *m, const struct ld_section *s,
+			 struct ld_map *ids, struct ex_file *fout,
+			 struct ld_diag *d)
+{
+	struct ex_file f;
+	const char *line, *ts;
+	size_t len, tl;
+	char q[LD_QBUF];
+	int ret;
+
+	ret = ex_open(&f, s, "classes", d);
+	if (ret)
+		return ret;
+	while ((ret = ex_next(&f, &line, &len, m, d)) == 1) {
+		const char *p = line, *end = line + len, *u;
+		struct ld_num kid, num;
+		uint64_t mask, x;
+		uint32_t ci, old;
+		struct ld_class *c;
+		unsigned int names = 0;
+		char *dn;
+		size_t dl;
+
+		NEED_TOK("id");
+		if (!ld_tok_u64(ts, tl, &x) || x > UINT32_MAX)
+			BAD_FIELD("id");
+		ci = ld_add_class(m);
+		if (ci == LD_NONE)
+			return -ENOMEM;
+		ret = ld_map_put(ids, x, ci, &old);
+		if (ret)
+			return ret;
+		if (old != LD_NONE)
+			return ld_diag(d, &f.l, "duplicate class id %llu",
+				       (unsigned long long)x);
+		c = &m->classes[ci];
+		kid.v = x;
+		kid.src = LD_SRC_EXPORT;
+		c->kid = kid;
+		NEED_TOK("key");
+		if (!is_dash(ts, tl)) {
+			c->key_sym = ld_arena_str(m->arena, ts, tl);
+			if (!c->key_sym.s)
+				return -ENOMEM;
+		}
+		NEED_TOK("name_version");
+		if (!tok_num(ts, tl, &c->name_version))
+			BAD_FIELD("name_version");
+		NEED_TOK("subclass");
+		if (!tok_num(ts, tl, &c->subclass))
+			BAD_FIELD("subclass");
+		NEED_TOK("usage_mask");
+		if (!ld_tok_hex(ts, tl, &mask) || mask > LD_USAGE_ALL)
+			BAD_FIELD("usage_mask");
+		NEED_TOK("usage");
+		if (!is_dash(ts, tl)) {
+			for (u = ts; u < ts + tl;) {
+				const char *comma = memchr(u, ',', ts + tl - u);
+				const char *e = comma ? comma : ts + tl;
+				int bit = ld_usage_from_kname(u, e - u);
+
+				if (bit < 0)
+					return ld_diag(d, &f.l,
+						       "unknown usage bit '%s'",
+						       ld_quote(u, e - u, q,
+								sizeof(q)));
+				names |= 1u << bit;
+				u = comma ? comma + 1 : e;
+			}
+		}
+		if (names != mask)
+			return ld_diag(
+				d, &f.l,
+				"usage names disagree with usage_mask 0x%llx",
+				(unsigned long long)mask);
+		c->usage = mask;
+		c->usage_known = LD_USAGE_ALL;
+		c->usage_src = LD_SRC_EXPORT;
+		NEED_TOK("wait_inner");
+		if (!tok_num(ts, tl, &c->wait_inner))
+			BAD_FIELD("wait_inner");
+		NEED_TOK("wait_outer");
+		if (!tok_num(ts, tl, &c->wait_outer))
+			BAD_FIELD("wait_outer");
+		NEED_TOK("lock_type");
+		if (!tok_num(ts, tl, &c->lock_type))
+			BAD_FIELD("lock_type");
+		NEED_TOK("ops");
+		if (!tok_num(ts, tl, &c->ops))
+			BAD_FIELD("ops");
+		if (ld_known(c->ops))
+			m->have.ops = true;
+		NEED_TOK("fd");
+		if (!tok_num(ts, tl, &num))
+			BAD_FIELD("fd");
+		c->nr_after = num;
+		NEED_TOK("bd");
+		if (!tok_num(ts, tl, &num))
+			BAD_FIELD("bd");
+		c->nr_before = num;
+		if (p >= end && !(len && line[len - 1] == ' '))
+			return ld_diag(d, &f.l, "missing field 'name'");
+		/* the rest of the line is the name, '-' for none */
+		if (is_dash(p, end - p)) {
+			c->base_is_key = true;
+		} else {
+			ret = ld_unescape(m->arena, p, end - p, &c->base);
+			if (ret)
+				return ld_diag(
+					d, &f.l, "bad escape in name '%s'",
+					ld_quote(p, end - p, q, sizeof(q)));
+		}
+		if (c->base_is_key) {
+			/* print_name(): kallsyms name of the key, no suffix */
+			const char *k = c->key_sym.s;
+			size_t kl = c->key_sym.len;
+			const char *br = kl ? memchr(k, '[', kl) : NULL;
+
+			if (!kl) {
+				k = "(null)";
+				kl = 6;
+			} else if (br) {
+				kl = br - k;
+			}
+			c->name = ld_arena_str(m->arena, k, kl);
+			if (!c->name.s)
+				return -ENOMEM;
+			continue;
+		}
+		dl = c->base.len + 48;
+		dn = ld_arena_alloc(m->arena, dl);
+		if (!dn)
+			return -ENOMEM;
+		memcpy(dn, c->base.s, c->base.len);
+		dl = c->base.len;
+		if (ld_known(c->name_version) && c->name_version.v > 1)
+			dl += sprintf(dn + dl, "#%lld",
+				      (long long)c->name_version.v);
+		if (ld_known(c->subclass) && c->subclass.v)
+			dl += sprintf(dn + dl, "/%lld",
+				      (long long)c->subclass.v);
+		dn[dl] = '\0';
+		c->name.s = dn;
+		c->name.len = dl;
+	}
+	if (ret < 0)
+		return ret;
+	m->have.classes = true;
+	m->have.usage = true;
+	m->have.wait_types = true;
+	*fout = f;
+	return 0;
+out:
+	return ret;
+}
+
+static int parse_dep_type(const char *s, size_t len, uint8_t *type)
+{
+	static const char *const names[4] = { "SR", "ER", "SN", "EN" };
+	const char *p = s, *end = s + len;
+
+	*type = 0;
+	while (p < end) {
+		const char *bar = memchr(p, '|', end - p);
+		const char *e = bar ? bar : end;
+		int i;
+
+		for (i = 0; i < 4; i++)
+			if (e - p == 2 && !memcmp(p, names[i], 2))
+				break;
+		if (i == 4)
+			return -1;
+		*type |= 1u << i;
+		p = bar ? bar + 1 : end;
+	}
+	return *type ? 0 : -1;
+}
+
+static int parse_traces(struct ld_model *m, const struct ld_section *s,
+			struct ld_map *tids, struct ex_file *fout,
+			struct ld_diag *d)
+{
+	struct ex_file f;
+	const char *line, *ts;
+	size_t len, tl;
+	char q[LD_QBUF];
+	uint64_t last = UINT64_MAX;
+	int ret;
+
+	ret = ex_open(&f, s, "traces", d);
+	if (ret)
+		return ret;
+	while ((ret = ex_next(&f, &line, &len, m, d)) == 1) {
+		const char *p = line, *end = line + len;
+		struct ld_trace *t;
+		uint64_t id, frame;
+		uint32_t old;
+
+		NEED_TOK("id");
+		if (!ld_tok_u64(ts, tl, &id))
+			BAD_FIELD("trace id");
+		if (id != last) {
+			if (ld_grow((void **)&m->traces, &m->alloc_traces,
+				    m->nr_traces, sizeof(*m->traces)))
+				return -ENOMEM;
+			ret = ld_map_put(tids, id, m->nr_traces, &old);
+			if (ret)
+				return ret;
+			if (old != LD_NONE)
+				return ld_diag(d, &f.l,
+					       "trace %llu listed twice",
+					       (unsigned long long)id);
+			t = &m->traces[m->nr_traces++];
+			t->kid.v = id;
+			t->kid.src = LD_SRC_EXPORT;
+			t->first = m->nr_frames;
+			t->nr = 0;
+			last = id;
+		}
+		t = &m->traces[m->nr_traces - 1];
+		NEED_TOK("frame");
+		if (is_dash(ts, tl)) {
+			if (t->nr)
+				BAD_FIELD("frame");
+			continue; /* "<id> - -": empty trace */
+		}
+		if (!ld_tok_u64(ts, tl, &frame) || frame != t->nr)
+			BAD_FIELD("frame number");
+		if (p >= end)
+			return ld_diag(d, &f.l, "missing field 'symbol'");
+		if (ld_grow((void **)&m->frames, &m->alloc_frames, m->nr_frames,
+			    sizeof(*m->frames)))
+			return -ENOMEM;
+		ret = ld_unescape(m->arena, p, end - p,
+				  &m->frames[m->nr_frames]);
+		if (ret)
+			return ld_diag(d, &f.l, "bad escape in symbol");
+		m->nr_frames++;
+		t->nr++;
+	}
+	if (ret < 0)
+		return ret;
+	m->have.traces = true;
+	*fout = f;
+	return 0;
+out:
+	return ret;
+}
+
+static uint32_t ref_class(const struct ld_map *ids, const char *ts, size_t tl,
+			  bool *bad)
+{
+	uint64_t x;
+	uint32_t c;
+
+	if (!ld_tok_u64(ts, tl, &x)) {
+		*bad = true;
+		return LD_NONE;
+	}
+	c = ld_map_get(ids, x);
+	*bad = false;
+	return c;
+}
+
+static int parse_deps(struct ld_model *m, const struct ld_section *s,
+		      const struct ld_map *ids, const struct ld_map *tids,
+		      bool have_traces, struct ex_file *fout, struct ld_diag *d)
+{
+	struct ex_file f;
+	const char *line, *ts;
+	size_t len, tl;
+	char q[LD_QBUF];
+	uint32_t dangling = 0;
+	int ret;
+
+	ret = ex_open(&f, s, "deps", d);
+	if (ret)
+		return ret;
+	while ((ret = ex_next(&f, &line, &len, m, d)) == 1) {
+		const char *p = line, *end = line + len;
+		struct ld_dep dep = { 0 };
+		uint64_t x;
+		bool bad;
+
+		NEED_TOK("from");
+		dep.from = ref_class(ids, ts, tl, &bad);
+		if (bad)
+			BAD_FIELD("class id");
+		NEED_TOK("to");
+		dep.to = ref_class(ids, ts, tl, &bad);
+		if (bad)
+			BAD_FIELD("class id");
+		NEED_TOK("distance");
+		if (!ld_tok_u64(ts, tl, &x) || !x || x > INT32_MAX)
+			BAD_FIELD("distance");
+		dep.distance = x;
+		NEED_TOK("type");
+		if (parse_dep_type(ts, tl, &dep.type))
+			BAD_FIELD("dependency type");
+		dep.type_known = true;
+		NEED_TOK("trace");
+		dep.trace = LD_NONE;
+		dep.trace_known = have_traces;
+		if (!is_dash(ts, tl)) {
+			if (!ld_tok_u64(ts, tl, &x))
+				BAD_FIELD("trace id");
+			dep.trace = ld_map_get(tids, x);
+			if (dep.trace == LD_NONE && have_traces)
+				dangling++;
+		}
+		if (p != end)
+			return ld_diag(d, &f.l, "trailing text '%s'",
+				       ld_quote(p, end - p, q, sizeof(q)));
+		if (dep.from == LD_NONE || dep.to == LD_NONE) {
+			dangling++;
+			continue;
+		}
+		if (ld_add_dep(m, &dep))
+			return -ENOMEM;
+	}
+	if (ret < 0)
+		return ret;
+	if (dangling) {
+		m->nr_unresolved += dangling;
+		ld_warn(m, "%s: %u references to unknown classes or traces",
+			s->origin, dangling);
+	}
+	m->have.deps = true;
+	m->have.dep_all_distances = true;
+	m->have.dep_types = true;
+	*fout = f;
+	return 0;
+out:
+	return ret;
+}
+
+static int parse_usage(struct ld_model *m, const struct ld_section *s,
+		       const struct ld_map *ids, const struct ld_map *tids,
+		       struct ex_file *fout, struct ld_diag *d)
+{
+	struct ex_file f;
+	const char *line, *ts;
+	size_t len, tl;
+	char q[LD_QBUF];
+	int ret;
+
+	ret = ex_open(&f, s, "usage", d);
+	if (ret)
+		return ret;
+	while ((ret = ex_next(&f, &line, &len, m, d)) == 1) {
+		const char *p = line, *end = line + len;
+		uint32_t c, t = LD_NONE;
+		uint64_t x;
+		bool bad;
+		int bit;
+
+		NEED_TOK("class");
+		c = ref_class(ids, ts, tl, &bad);
+		if (bad)
+			BAD_FIELD("class id");
+		NEED_TOK("state");
+		bit = ld_usage_from_kname(ts, tl);
+		if (bit < 0)
+			BAD_FIELD("usage state");
+		NEED_TOK("trace");
+		if (!is_dash(ts, tl)) {
+			if (!ld_tok_u64(ts, tl, &x))
+				BAD_FIELD("trace id");
+			t = ld_map_get(tids, x);
+		}
+		if (p != end)
+			return ld_diag(d, &f.l, "trailing text");
+		if (c == LD_NONE) {
+			m->nr_unresolved++;
+			continue;
+		}
+		m->classes[c].usage_trace[bit] = t;
+	}
+	if (ret < 0)
+		return ret;
+	m->have.usage_traces = true;
+	*fout = f;
+	return 0;
+out:
+	return ret;
+}
+
+static int parse_chains(struct ld_model *m, const struct ld_section *s,
+			const struct ld_map *ids, struct ex_file *fout,
+			struct ld_diag *d)
+{
+	struct ex_file f;
+	const char *line, *ts;
+	size_t len, tl;
+	char q[LD_QBUF];
+	int ret;
+
+	ret = ex_open(&f, s, "chains", d);
+	if (ret)
+		return ret;
+	while ((ret = ex_next(&f, &line, &len, m, d)) == 1) {
+		const char *p = line, *end = line + len;
+		struct ld_chain *ch;
+		uint64_t x, depth, i;
+
+		if (ld_grow((void **)&m->chains, &m->alloc_chains, m->nr_chains,
+			    sizeof(*m->chains)))
+			return -ENOMEM;
+		ch = &m->chains[m->nr_chains];
+		memset(ch, 0, sizeof(*ch));
+		NEED_TOK("id");
+		if (!ld_tok_u64(ts, tl, &x))
+			BAD_FIELD("chain id");
+		ch->kid.v = x;
+		ch->kid.src = LD_SRC_EXPORT;
+		NEED_TOK("key");
+		if (!ld_tok_hex(ts, tl, &ch->key))
+			BAD_FIELD("chain key");
+		ch->key_known = true;
+		NEED_TOK("irq_context");
+		if (!ld_tok_u64(ts, tl, &x) || x > 3)
+			BAD_FIELD("irq_context");
+		ch->irq_context = x;
+		NEED_TOK("depth");
+		if (!ld_tok_u64(ts, tl, &depth) || depth > 1024)
+			BAD_FIELD("depth");
+		ch->first = m->nr_chain_locks;
+		ch->read_known = true;
+		for (i = 0; i < depth; i++) {
+			const char *colon;
+			uint32_t c;
+			bool bad;
+
+			NEED_TOK("locks");
+			colon = memchr(ts, ':', tl);
+			if (!colon || colon + 2 != ts + tl || colon[1] < '0' ||
+			    colon[1] > '2')
+				BAD_FIELD("chain element");
+			c = ref_class(ids, ts, colon - ts, &bad);
+			if (bad)
+				BAD_FIELD("chain element");
+			if (c == LD_NONE)
+				m->nr_unresolved++;
+			if (ld_grow((void **)&m->chain_locks,
+				    &m->alloc_chain_locks, m->nr_chain_locks,
+				    sizeof(uint32_t)))
+				return -ENOMEM;
+			if (ld_grow((void **)&m->chain_reads,
+				    &m->alloc_chain_reads, m->nr_chain_locks,
+				    1))
+				return -ENOMEM;
+			m->chain_locks[m->nr_chain_locks] = c;
+			m->chain_reads[m->nr_chain_locks++] = colon[1] - '0';
+		}
+		if (p != end)
+			return ld_diag(d, &f.l, "more locks than depth %llu",
+				       (unsigned long long)depth);
+		ch->depth = depth;
+		m->nr_chains++;
+	}
+	if (ret < 0)
+		return ret;
+	m->have.chains = true;
+	m->have.chain_keys = true;
+	*fout = f;
+	return 0;
+out:
+	return ret;
+}
+
+static int parse_stats(struct ld_model *m, const struct ld_section *s,
+		       struct ex_file *fout, struct ld_diag *d)
+{
+	struct ex_file f;
+	const char *line, *ts;
+	size_t len, tl;
+	char q[LD_QBUF];
+	int ret;
+
+	ret = ex_open(&f, s, "stats", d);
+	if (ret)
+		return ret;
+	while ((ret = ex_next(&f, &line, &len, m, d)) == 1) {
+		const char *p = line, *end = line + len;
+		struct ld_stat st = { 0 };
+		uint64_t v;
+
+		NEED_TOK("key");
+		st.key = ld_arena_str(m->arena, ts, tl);
+		if (!st.key.s)
+			return -ENOMEM;
+		st.label = st.key;
+		NEED_TOK("value");
+		if (!ld_tok_u64(ts, tl, &v) || v > INT64_MAX)
+			BAD_FIELD("value");
+		if (p != end)
+			return ld_diag(d, &f.l, "trailing text");
+		if (ld_stat_get(m, st.key.s)) {
+			ld_warn(m, "%s:%lu: duplicate key '%s' ignored",
+				f.l.file, f.l.base + f.l.lineno, st.key.s);
+			continue;
+		}
+		st.value = v;
+		st.src = LD_SRC_EXPORT;
+		if (ld_add_stat(m, &st))
+			return -ENOMEM;
+	}
+	if (ret < 0)
+		return ret;
+	m->have.stats = true;
+	*fout = f;
+	return 0;
+out:
+	return ret;
+}
+
+int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
+		    struct ld_diag *d)
+{
+	struct ld_map ids = { 0 }, tids = { 0 };
+	struct ex_file f[LD_EX_NR];
+	bool seen[LD_EX_NR] = { false };
+	uint64_t gen = 0;
+	bool first = true;
+	int ret, i;
+
+	if (!files[LD_EX_CLASSES])
+		return ld_diagf(d, "debugfs export without a 'classes' file");
+	ret = ld_map_init(&ids, 1024);
+	if (!ret)
+		ret = ld_map_init(&tids, 1024);
+	if (ret)
+		goto out;
+	ret = parse_classes(m, files[LD_EX_CLASSES], &ids, &f[LD_EX_CLASSES],
+			    d);
+	if (ret)
+		goto out;
+	seen[LD_EX_CLASSES] = true;
+	if (files[LD_EX_TRACES]) {
+		ret = parse_traces(m, files[LD_EX_TRACES], &tids,
+				   &f[LD_EX_TRACES], d);
+		if (ret)
+			goto out;
+		seen[LD_EX_TRACES] = true;
+	}
+	if (files[LD_EX_DEPS]) {
+		ret = parse_deps(m, files[LD_EX_DEPS], &ids, &tids,
+				 seen[LD_EX_TRACES], &f[LD_EX_DEPS], d);
+		if (ret)
+			goto out;
+		seen[LD_EX_DEPS] = true;
+	}
+	if (files[LD_EX_USAGE]) {
+		ret = parse_usage(m, files[LD_EX_USAGE], &ids, &tids,
+				  &f[LD_EX_USAGE], d);
+		if (ret)
+			goto out;
+		seen[LD_EX_USAGE] = true;
+	}
+	if (files[LD_EX_CHAINS]) {
+		ret = parse_chains(m, files[LD_EX_CHAINS], &ids,
+				   &f[LD_EX_CHAINS], d);
+		if (ret)
+			goto out;
+		seen[LD_EX_CHAINS] = true;
+	}
+	if (files[LD_EX_STATS]) {
+		ret = parse_stats(m, files[LD_EX_STATS], &f[LD_EX_STATS], d);
+		if (ret)
+			goto out;
+		seen[LD_EX_STATS] = true;
+	}
+	for (i = 0; i < LD_EX_NR; i++) {
+		if (!seen[i])
+			continue;
+		files[i]->used = true;
+		if (first)
+			gen = f[i].g0;
+		first = false;
+		if (f[i].g0 != gen || !f[i].tail || f[i].g1 != gen)
+			m->consistent = false;
+	}
+	m->from_export = true;
+	m->has_generation = true;
+	m->generation = gen;
+	if (!m->consistent)
+		ld_warn(m,
+			"export files are from different graph generations: the view is not consistent");
+	if (m->nr_unresolved && m->consistent)
+		ld_warn(m, "dangling ids although the generations agree");
+out:
+	ld_map_free(&ids);
+	ld_map_free(&tids);
+	return ret;
+}

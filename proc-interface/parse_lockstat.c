@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * parse_lockstat.c - /proc/lock_stat (CONFIG_LOCK_STAT), as printed by
+ * seq_header() and seq_stats() in kernel/locking/lockdep_proc.c:
+ *
+ *   lock_stat version 0.4
+ *   [*WARNING* lock debugging disabled!! - possibly due to ...]
+ *   ----- (221 columns) / header row / ----- / blank
+ *   per class with acquisitions, sorted by contentions:
+ *     "%40s:" or "%38s-W:" then "%38s-R:"  + 12 numbers
+ *     if it waited: "-----" + up to 4 contention points
+ *                   "-----" + up to 4 contending points
+ *                   (a block is only printed when its first point is set)
+ *                   blank, "....." line, blank (only after contending)
+ *   point: "%40s %14lu %29s %pS" (name, count, [<%p>], symbol)
+ *
+ * Two spots are ambiguous in the format itself: a class whose name ends in
+ * "-W"/"-R", and a lone block of points.  See proc-interface/README.md.
+ */
+#include <stdlib.h>
+
+#include "ld_internal.h"
+
+static bool all_of(const char *p, const char *end, char c)
+{
+	ld_skip_spaces(&p, end);
+	if (p == end)
+		return false;
+	for (; p < end; p++)
+		if (*p != c)
+			return false;
+	return true;
+}
+
+/* "%lld.%02d" microseconds -> units of 10 ns */
+static bool scan_time(const char **pp, const char *end, int64_t *v)
+{
+	const char *p = *pp;
+	bool neg = false;
+	uint64_t i;
+
+	if (p < end && *p == '-') {
+		neg = true;
+		p++;
+	}
+	if (!ld_scan_u64(&p, end, &i) || i > INT64_MAX / 100 - 1)
+		return false;
+	if (end - p < 3 || p[0] != '.' || p[1] < '0' || p[1] > '9' ||
+	    p[2] < '0' || p[2] > '9')
+		return false;
+	i = i * 100 + (p[1] - '0') * 10 + (p[2] - '0');
+	*v = neg ? -(int64_t)i : (int64_t)i;
+	*pp = p + 3;
+	return true;
+}
+
+/* The 12 numbers after the name's colon; false if this is not a row. */
+static bool scan_row(const char *p, const char *end, int64_t v[LD_LS_NR])
+{
+	int i;
+
+	for (i = 0; i < LD_LS_NR; i++) {
+		uint64_t u;
+
+		if (p >= end || *p != ' ')
+			return false;
+		ld_skip_spaces(&p, end);
+		if (ld_ls_is_time(i)) {
+			if (!scan_time(&p, end, &v[i]))
+				return false;
+		} else {
+			if (!ld_scan_u64(&p, end, &u) || u > INT64_MAX)
+				return false;
+			v[i] = u;
+		}
+	}
+	ld_skip_spaces(&p, end);
+	return p == end;
+}
+
+struct ls_state {
+	struct ld_lockstat *cur; /* entry being filled */
+	bool w_tentative; /* cur came from a "-W:" row */
+	struct ld_ls_point blk[2][4];
+	uint8_t nr[2];
+	int nr_blocks;
+	bool in_block;
+};
+
+static void finish_entry(struct ls_state *st, bool dots)
+{
+	struct ld_lockstat *e = st->cur;
+	int b;
+
+	if (!e)
+		return;
+	if (st->w_tentative && !e->has_r) {
+		/* "x-W:" not followed by "x-R:": a class named "x-W" */
+		e->name.len += 2;
+		st->w_tentative = false;
+	}
+	if (st->nr_blocks == 2 || (st->nr_blocks == 1 && !dots)) {
+		memcpy(e->contention, st->blk[0], sizeof(st->blk[0]));
+		e->nr_contention = st->nr[0];
+	}
+	b = st->nr_blocks == 2 ? 1 : 0;
+	if (dots && st->nr_blocks) {
+		memcpy(e->contending, st->blk[b], sizeof(st->blk[b]));
+		e->nr_contending = st->nr[b];
+	}
+	st->cur = NULL;
+	st->nr_blocks = 0;
+	st->nr[0] = st->nr[1] = 0;
+	st->in_block = false;
+}
+
+int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
+		       struct ld_diag *d)
+{
+	struct ls_state st = { 0 };
+	struct ld_lines l;
+	const char *line;
+	size_t len;
+	int dashes = 0;
+	char q[LD_QBUF];
+
+	ld_lines_init(&l, s->origin, s->base_line, s->data, s->len);
+	if (!ld_lines_next(&l, &line, &len))
+		return ld_diag(d, &l,
+			       "empty file, expected 'lock_stat version 0.4'");
+	if (len < 18 || memcmp(line, "lock_stat version ", 18))
+		return ld_diag(d, &l,
+			       "expected 'lock_stat version 0.4', got '%s'",
+			       ld_quote(line, len, q, sizeof(q)));
+	if (len != 21 || memcmp(line + 18, "0.4", 3))
+		return ld_diag(d, &l, "unsupported lock_stat version '%s'",
+			       ld_quote(line + 18, len - 18, q, sizeof(q)));
+
+	/* header: optional warning, dashes, column names, dashes */
+	while (dashes < 2 && ld_lines_next(&l, &line, &len)) {
+		const char *end = line + len;
+
+		if (len >= 9 && !memcmp(line, "*WARNING*", 9))
+			m->lockstat_disabled = true;
+		else if (all_of(line, end, '-'))
+			dashes++;
+		else if (dashes == 1 && memmem(line, len, "class name", 10))
+			continue;
+		else
+			return ld_diag(d, &l, "unexpected header line '%s'",
+				       ld_quote(line, len, q, sizeof(q)));
+	}
+	if (dashes < 2)
+		return ld_diag(d, &l, "file ends inside the header");
+
+	while (ld_lines_next(&l, &line, &len)) {
+		const char *p, *end = line + len, *colon;
+		int64_t v[LD_LS_NR];
+
+		if (l.last_unterminated) {
+			m->partial = true;
+			ld_warn(m, "%s:%lu: truncated line ignored", l.file,
+				l.base + l.lineno);
+			break;
+		}
+		p = line;
+		ld_skip_spaces(&p, end);
+		if (p == end)
+			continue;
+		if (all_of(line, end, '.')) {
+			if (!st.cur || !st.nr_blocks)
+				return ld_diag(
+					d, &l,
+					"'....' line without points before it");
+			finish_entry(&st, true);
+			continue;
+		}
+		if (all_of(line, end, '-')) {
+			if (!st.cur || st.nr_blocks == 2)
+				return ld_diag(d, &l, "unexpected '----' line");
+			st.nr_blocks++;
+			st.in_block = true;
+			continue;
+		}
+		colon = NULL;
+		for (p = end; p > line; p--)
+			if (p[-1] == ':') {
+				colon = p - 1;
+				break;
+			}
+		if (colon && scan_row(colon + 1, end, v)) {
+			const char *name = line;
+			size_t nlen;
+			char rw = 0;
+			struct ld_lockstat *e;
+
+			while (name < colon && *name == ' ')
+				name++;
+			nlen = colon - name;
+			if (nlen >= 2 && name[nlen - 2] == '-' &&
+			    (name[nlen - 1] == 'W' || name[nlen - 1] == 'R'))
+				rw = name[nlen - 1];
+			/* "x-R:" right after "x-W:" completes that entry */
+			if (rw == 'R' && st.cur && st.w_tentative &&
+			    !st.cur->has_r && !st.nr_blocks &&
+			    st.cur->name.len == nlen - 2 &&
+			    !memcmp(st.cur->name.s, name, nlen - 2)) {
+				memcpy(st.cur->r, v, sizeof(v));
+				st.cur->has_r = true;
+				st.w_tentative = false;
+				continue;
+			}
+			finish_entry(&st, false);
+			if (ld_grow((void **)&m->lockstat, &m->alloc_lockstat,
+				    m->nr_lockstat, sizeof(*m->lockstat)))
+				return -ENOMEM;
+			e = &m->lockstat[m->nr_lockstat++];
+			memset(e, 0, sizeof(*e));
+			e->class = LD_NONE;
+			e->name.s = name;
+			e->name.len = rw ? nlen - 2 : nlen;
+			if (rw == 'R') {
+				memcpy(e->r, v, sizeof(v));
+				e->has_r = true;
+				/* or a write-only class named "x-R" */
+				e->rw_guessed = true;
+			} else {
+				memcpy(e->w, v, sizeof(v));
+				e->has_w = true;
+			}
+			st.cur = e;
+			st.w_tentative = rw == 'W';
+			continue;
+		}
+		/* a contention or contending point */
+		if (st.in_block && len > 41 && line[40] == ' ') {
+			struct ld_ls_point *pt;
+			uint64_t cnt;
+			const char *ip;
+
+			p = line + 40;
+			ld_skip_spaces(&p, end);
+			if (!ld_scan_u64(&p, end, &cnt))
+				goto bad;
+			ld_skip_spaces(&p, end);
+			ip = p;
+			if (!ld_eat(&p, end, "[<"))
+				goto bad;
+			p = memchr(p, '>', end - p);
+			if (!p || !ld_eat(&p, end, ">]") || p == end ||
+			    *p != ' ' || p - ip > 40)
+				goto bad;
+			p++;
+			if (st.nr[st.nr_blocks - 1] == 4)
+				return ld_diag(d, &l,
+					       "more than 4 points in a block");
+			pt = &st.blk[st.nr_blocks - 1]
+				    [st.nr[st.nr_blocks - 1]++];
+			pt->count = cnt;
+			pt->sym.s = p;
+			pt->sym.len = end - p;
+			continue;
+		}
+bad:
+		return ld_diag(d, &l,
+			       "expected a lock_stat row or point, got '%s'",
+			       ld_quote(line, len, q, sizeof(q)));
+	}
+	finish_entry(&st, false);
+	m->have.lockstat = true;
+	return 0;
+}

@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * parse_proc.c - the stock files of kernel/locking/lockdep_proc.c:
+ * /proc/lockdep, /proc/lockdep_chains and /proc/lockdep_stats.
+ * (/proc/lock_stat is in parse_lockstat.c.)
+ *
+ * Formats, as printed by 6.x (checked against 6.12):
+ *
+ *   all lock classes:
+ *   <%p key>[ OPS:%8ld][ FD:%5ld BD:%5ld <4 usage chars>]: <name>
+ *    -> [<%p key>] <name>       (PROVE_LOCKING: distance-1 entries)
+ *   <blank>                      (PROVE_LOCKING)
+ *
+ *   [(buggered) ]all lock chains:
+ *   irq_context: 0|hardirq|softirq|hardirq|softirq
+ *   [<%p key>] <name>            (outermost first)
+ *   <blank>
+ *
+ *   " <label>:" padded, "%11lu", optional " [max: %lu]"; blank lines.
+ */
+#include <stdlib.h>
+
+#include "ld_internal.h"
+
+/* A class reference by hashed key and name, resolved after parsing. */
+struct pending_ref {
+	uint64_t key;
+	bool key_known;
+	const char *name;
+	uint32_t len;
+};
+
+/*
+ * %p prints a hashed pointer as hex digits, or "(____ptrval____)" early in
+ * boot; with no_hash_pointers the raw value.  Anything else: unknown key.
+ */
+static bool parse_key(const char *s, size_t len, uint64_t *key)
+{
+	const char *p = s;
+
+	if (len > 16)
+		return false;
+	return ld_scan_hex(&p, s + len, key) && p == s + len;
+}
+
+static uint32_t resolve_ref(struct ld_model *m, const struct ld_map *keys,
+			    const struct pending_ref *r)
+{
+	uint32_t ids[2], c;
+
+	if (r->key_known) {
+		c = ld_map_get(keys, r->key);
+		if (c != LD_NONE && m->classes[c].name.len == r->len &&
+		    !memcmp(m->classes[c].name.s, r->name, r->len))
+			return c;
+	}
+	/* key unknown, not printed in /proc/lockdep, or a hash collision */
+	if (ld_find_class(m, r->name, r->len, ids, 2) == 1)
+		return ids[0];
+	return LD_NONE;
+}
+
+static int build_key_map(struct ld_model *m, struct ld_map *keys)
+{
+	uint32_t i, old;
+	int ret;
+
+	ret = ld_map_init(keys, m->nr_classes);
+	if (ret)
+		return ret;
+	for (i = 0; i < m->nr_classes; i++) {
+		if (!m->classes[i].key_hash_known)
+			continue;
+		ret = ld_map_put(keys, m->classes[i].key_hash, i, &old);
+		if (ret)
+			return ret;
+		/* 32 significant bits: collisions happen; fall back to name */
+		if (old != LD_NONE)
+			m->classes[old].key_hash_known = false;
+	}
+	return 0;
+}
+
+int ld_parse_proc_lockdep(struct ld_model *m, const struct ld_section *s,
+			  struct ld_diag *d)
+{
+	struct pending_ref *refs = NULL;
+	uint32_t nr_refs = 0, alloc_refs = 0, *ref_from = NULL;
+	uint32_t alloc_from = 0, cur = LD_NONE, i;
+	int have_ops = -1, have_prove = -1, ret = 0;
+	struct ld_lines l;
+	struct ld_map keys = { 0 };
+	const char *line;
+	size_t len;
+	char q[LD_QBUF];
+
+	ld_lines_init(&l, s->origin, s->base_line, s->data, s->len);
+	if (!ld_lines_next(&l, &line, &len))
+		return ld_diag(d, &l,
+			       "empty file, expected 'all lock classes:'");
+	if (len != 17 || memcmp(line, "all lock classes:", 17))
+		return ld_diag(d, &l, "expected 'all lock classes:', got '%s'",
+			       ld_quote(line, len, q, sizeof(q)));
+
+	while (ld_lines_next(&l, &line, &len)) {
+		const char *p = line, *end = line + len, *tok;
+		struct ld_class *c;
+		bool ops = false, prove = false;
+		uint64_t v;
+		int64_t sv;
+
+		if (l.last_unterminated) {
+			/* cut mid-line: keep what came before */
+			m->partial = true;
+			ld_warn(m, "%s:%lu: truncated line ignored", l.file,
+				l.base + l.lineno);
+			break;
+		}
+		if (!len)
+			continue;
+		if (line[0] == ' ') {
+			struct pending_ref *r;
+
+			if (!ld_eat(&p, end, " -> ["))
+				goto bad_line;
+			if (cur == LD_NONE) {
+				ret = ld_diag(d, &l,
+					      "dependency before any class");
+				goto out;
+			}
+			tok = p;
+			p = memchr(p, ']', end - p);
+			if (!p || p + 1 >= end || p[1] != ' ') {
+				ret = ld_diag(
+					d, &l,
+					"expected '[key] name' after '->'");
+				goto out;
+			}
+			if (ld_grow((void **)&refs, &alloc_refs, nr_refs,
+				    sizeof(*refs)) ||
+			    ld_grow((void **)&ref_from, &alloc_from, nr_refs,
+				    sizeof(*ref_from))) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			r = &refs[nr_refs];
+			r->key_known = parse_key(tok, p - tok, &r->key);
+			r->name = p + 2;
+			r->len = end - (p + 2);
+			ref_from[nr_refs++] = cur;
+			continue;
+		}
+
+		/* class line: key token first */
+		tok = p;
+		while (p < end && *p != ' ' && *p != ':')
+			p++;
+		if (p == tok || p >= end)
+			goto bad_line;
+		cur = ld_add_class(m);
+		if (cur == LD_NONE) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		c = &m->classes[cur];
+		c->key_hash_known = parse_key(tok, p - tok, &c->key_hash);
+		if (ld_eat(&p, end, " OPS:")) {
+			ld_skip_spaces(&p, end);
+			if (!ld_scan_i64(&p, end, &sv)) {
+				ret = ld_diag(d, &l, "bad OPS: count");
+				goto out;
+			}
+			c->ops.v = sv;
+			c->ops.src = LD_SRC_PROC;
+			ops = true;
+		}
+		if (ld_eat(&p, end, " FD:")) {
+			ld_skip_spaces(&p, end);
+			if (!ld_scan_u64(&p, end, &v))
+				goto bad_num;
+			c->fd.v = v;
+			c->fd.src = LD_SRC_PROC;
+			if (!ld_eat(&p, end, " BD:")) {
+				ret = ld_diag(d, &l,
+					      "expected ' BD:' after FD");
+				goto out;
+			}
+			ld_skip_spaces(&p, end);
+			if (!ld_scan_u64(&p, end, &v))
+				goto bad_num;
+			c->bd.v = v;
+			c->bd.src = LD_SRC_PROC;
+			if (end - p < 5 || p[0] != ' ') {
+				ret = ld_diag(d, &l,
+					      "expected usage characters");
+				goto out;
+			}
+			for (i = 0; i < 4; i++) {
+				/* chars: hardirq, hardirq-read, softirq, ... */
+				static const unsigned int bit[4] = {
+					LD_USED_IN_HARDIRQ,
+					LD_USED_IN_HARDIRQ_READ,
+					LD_USED_IN_SOFTIRQ,
+					LD_USED_IN_SOFTIRQ_READ,
+				};
+				unsigned int in = 1u << bit[i];
+				unsigned int en = 1u << (bit[i] + 2);
+
+				switch (p[1 + i]) {
+				case '.':
+					break;
+				case '-':
+					c->usage |= in;
+					break;
+				case '+':
+					c->usage |= en;
+					break;
+				case '?':
+					c->usage |= in | en;
+					break;
+				default:
+					ret = ld_diag(
+						d, &l,
+						"bad usage character '%s'",
+						ld_quote(p + 1 + i, 1, q,
+							 sizeof(q)));
+					goto out;
+				}
+			}
+			c->usage_known = LD_USAGE_IRQ;
+			c->usage_src = LD_SRC_PROC;
+			p += 5;
+			prove = true;
+		}
+		if (!ld_eat(&p, end, ": ")) {
+			if (p + 1 == end && *p == ':') {
+				p++; /* empty name */
+			} else {
+				ret = ld_diag(
+					d, &l,
+					"expected ': ' before the class name, got '%s'",
+					ld_quote(p, end - p, q, sizeof(q)));
+				goto out;
+			}
+		}
+		if (have_ops < 0) {
+			have_ops = ops;
+			have_prove = prove;
+		} else if (have_ops != ops || have_prove != prove) {
+			ret = ld_diag(
+				d, &l,
+				"fields differ from the first class (OPS:%s, FD/BD:%s)",
+				have_ops ? "yes" : "no",
+				have_prove ? "yes" : "no");
+			goto out;
+		}
+		/* a compact copy: joins compare names a million times */
+		c->name = ld_arena_str(m->arena, p, end - p);
+		if (!c->name.s) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		ld_derive_name_parts(c);
+		continue;
+bad_num:
+		ret = ld_diag(d, &l, "bad number in '%s'",
+			      ld_quote(line, len, q, sizeof(q)));
+		goto out;
+bad_line:
+		ret = ld_diag(d, &l,
+			      "expected a class or ' -> [key] name', got '%s'",
+			      ld_quote(line, len, q, sizeof(q)));
+		goto out;
+	}
+
+	m->have.classes = true;
+	if (have_ops > 0)
+		m->have.ops = true;
+	if (have_prove > 0) {
+		m->have.kernel_fd_bd = true;
+		m->have.usage = true;
+		m->have.deps = true;
+	} else if (have_prove < 0 && nr_refs) {
+		m->have.deps = true;
+	}
+
+	/* Resolve targets now that every class is known. */
+	ld_name_hash_build(m);
+	ret = build_key_map(m, &keys);
+	if (ret)
+		goto out;
+	for (i = 0; i < nr_refs; i++) {
+		struct ld_dep dep = { 0 };
+
+		dep.from = ref_from[i];
+		dep.to = resolve_ref(m, &keys, &refs[i]);
+		if (dep.to == LD_NONE) {
+			m->nr_unresolved++;
+			continue;
+		}
+		dep.distance = 1;
+		dep.trace = LD_NONE;
+		ret = ld_add_dep(m, &dep);
+		if (ret)
+			goto out;
+	}
+	if (m->nr_unresolved)
+		ld_warn(m,
+			"%s: %u dependencies name classes that are not listed (the file changed while it was read?)",
+			s->origin, m->nr_unresolved);
+out:
+	ld_map_free(&keys);
+	free(refs);
+	free(ref_from);
+	return ret;
+}
+
+int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
+			 struct ld_diag *d)
+{
+	struct ld_map keys = { 0 };
+	struct ld_chain *ch = NULL;
+	struct ld_lines l;
+	const char *line;
+	uint32_t unresolved = 0;
+	size_t len;
+	char q[LD_QBUF];
+	int ret;
+
+	ld_lines_init(&l, s->origin, s->base_line, s->data, s->len);
+	if (!ld_lines_next(&l, &line, &len))
+		return ld_diag(d, &l,
+			       "empty file, expected 'all lock chains:'");
+	if (len == 28 && !memcmp(line, "(buggered) all lock chains:", 28)) {
+		m->chains_buggered = true;
+	} else if (len != 16 || memcmp(line, "all lock chains:", 16)) {
+		return ld_diag(d, &l, "expected 'all lock chains:', got '%s'",
+			       ld_quote(line, len, q, sizeof(q)));
+	}
+	ret = build_key_map(m, &keys);
+	if (ret)
+		goto out;
+
+	while (ld_lines_next(&l, &line, &len)) {
+		const char *p = line, *end = line + len;
+
+		if (l.last_unterminated) {
+			m->partial = true;
+			ld_warn(m, "%s:%lu: truncated line ignored", l.file,
+				l.base + l.lineno);
+			break;
+		}
+		if (!len) {
+			ch = NULL;
+			continue;
+		}
+		if (ld_eat(&p, end, "irq_context: ")) {
+			static const char *const ctx[] = { "0", "hardirq",
+							   "softirq",
+							   "hardirq|softirq" };
+			unsigned int i;
+
+			for (i = 0; i < 4; i++)
+				if ((size_t)(end - p) == strlen(ctx[i]) &&
+				    !memcmp(p, ctx[i], end - p))
+					break;
+			if (i == 4) {
+				ret = ld_diag(d, &l, "unknown irq_context '%s'",
+					      ld_quote(p, end - p, q,
+						       sizeof(q)));
+				goto out;
+			}
+			if (ld_grow((void **)&m->chains, &m->alloc_chains,
+				    m->nr_chains, sizeof(*m->chains))) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			ch = &m->chains[m->nr_chains++];
+			memset(ch, 0, sizeof(*ch));
+			ch->irq_context = i;
+			ch->first = m->nr_chain_locks;
+			continue;
+		}
+		if (*p == '[') {
+			struct pending_ref r;
+			const char *tok = ++p;
+			uint32_t c;
+
+			if (!ch) {
+				ret = ld_diag(
+					d, &l,
+					"lock line outside a chain (no 'irq_context:' before it)");
+				goto out;
+			}
+			p = memchr(p, ']', end - p);
+			if (!p || p + 1 >= end || p[1] != ' ') {
+				ret = ld_diag(d, &l, "expected '[key] name'");
+				goto out;
+			}
+			r.key_known = parse_key(tok, p - tok, &r.key);
+			r.name = p + 2;
+			r.len = end - (p + 2);
+			c = resolve_ref(m, &keys, &r);
+			if (c == LD_NONE)
+				unresolved++;
+			if (ld_grow((void **)&m->chain_locks,
+				    &m->alloc_chain_locks, m->nr_chain_locks,
+				    sizeof(uint32_t))) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			m->chain_locks[m->nr_chain_locks++] = c;
+			ch->depth++;
+			continue;
+		}
+		ret = ld_diag(
+			d, &l,
+			"expected 'irq_context:' or '[key] name', got '%s'",
+			ld_quote(line, len, q, sizeof(q)));
+		goto out;
+	}
+	m->have.chains = true;
+	if (unresolved) {
+		m->nr_unresolved += unresolved;
+		ld_warn(m,
+			"%s: %u chain entries name classes that are not listed in the class list",
+			s->origin, unresolved);
+	}
+	ret = 0;
+out:
+	ld_map_free(&keys);
+	return ret;
+}
+
+/* "lock-classes" -> "lock_classes", "find-mask forwards checks" -> ... */
+static struct ld_str snake(struct ld_arena *a, const char *s, size_t len)
+{
+	struct ld_str r = ld_arena_str(a, s, len);
+	uint32_t i;
+
+	for (i = 0; r.s && i < r.len; i++) {
+		char *c = (char *)&r.s[i];
+
+		if (*c >= 'A' && *c <= 'Z')
+			*c += 'a' - 'A';
+		else if (!((*c >= 'a' && *c <= 'z') ||
+			   (*c >= '0' && *c <= '9')))
+			*c = '_';
+	}
+	return r;
+}
+
+int ld_parse_proc_stats(struct ld_model *m, const struct ld_section *s,
+			struct ld_diag *d)
+{
+	struct ld_lines l;
+	const char *line;
+	size_t len;
+	bool blank = false;
+	char q[LD_QBUF];
+	int nr = 0;
+
+	ld_lines_init(&l, s->origin, s->base_line, s->data, s->len);
+	while (ld_lines_next(&l, &line, &len)) {
+		const char *p = line, *end = line + len, *label, *colon;
+		struct ld_stat st = { 0 };
+		uint64_t v;
+
+		if (l.last_unterminated) {
+			m->partial = true;
+			ld_warn(m, "%s:%lu: truncated line ignored", l.file,
+				l.base + l.lineno);
+			break;
+		}
+		ld_skip_spaces(&p, end);
+		if (p == end) {
+			blank = true;
+			continue;
+		}
+		label = p;
+		colon = memchr(p, ':', end - p);
+		if (!colon || colon == label) {
+			return ld_diag(d, &l,
+				       "expected 'label: value', got '%s'",
+				       ld_quote(line, len, q, sizeof(q)));
+		}
+		p = colon + 1;
+		ld_skip_spaces(&p, end);
+		if (!ld_scan_u64(&p, end, &v) || v > INT64_MAX)
+			return ld_diag(d, &l, "expected a number after '%s:'",
+				       ld_quote(label, colon - label, q,
+						sizeof(q)));
+		if (ld_eat(&p, end, " [max: ")) {
+			uint64_t mx;
+
+			if (!ld_scan_u64(&p, end, &mx) || mx > INT64_MAX ||
+			    !ld_eat(&p, end, "]"))
+				return ld_diag(d, &l, "bad '[max: N]'");
+			st.max.v = mx;
+			st.max.src = LD_SRC_PROC;
+		}
+		ld_skip_spaces(&p, end);
+		if (p != end)
+			return ld_diag(d, &l, "trailing text '%s'",
+				       ld_quote(p, end - p, q, sizeof(q)));
+		st.label = ld_arena_str(m->arena, label, colon - label);
+		st.key = snake(m->arena, label, colon - label);
+		if (!st.label.s || !st.key.s)
+			return -ENOMEM;
+		if (ld_stat_get(m, st.key.s)) {
+			ld_warn(m, "%s:%lu: duplicate counter '%s' ignored",
+				l.file, l.base + l.lineno, st.key.s);
+			continue;
+		}
+		st.value = v;
+		st.src = LD_SRC_PROC;
+		st.blank_before = blank;
+		blank = false;
+		if (ld_add_stat(m, &st))
+			return -ENOMEM;
+		nr++;
+	}
+	if (!nr)
+		return ld_diag(d, &l, "no counters found");
+	m->have.stats = true;
+	return 0;
+}

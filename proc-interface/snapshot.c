@@ -1,0 +1,780 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * snapshot.c - where the files come from: the live kernel, a snapshot
+ * directory, a lone copied file, or a snapshot file; and the snapshot file
+ * format itself (ld_save()).
+ *
+ * Snapshot file, version 1 (text; every value escaped like C strings):
+ *
+ *   lockdep-tool snapshot 1
+ *   release <kernel release or ->
+ *   captured <YYYY-MM-DDTHH:MM:SSZ or ->
+ *   origin <live, or the directory/file it was taken from>
+ *   section <name> <byte count> <path it was read from>
+ *   <exactly byte-count bytes of the file, verbatim>
+ *   (a newline)
+ *   ... more sections ...
+ *   end
+ *
+ * Section names are the kernel's: lockdep, lockdep_chains, lockdep_stats,
+ * lock_stat (in /proc) and lockdep/classes, lockdep/deps, ... (debugfs).
+ * Saving a loaded snapshot writes the same bytes.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ld_internal.h"
+
+#define SNAP_MAGIC "lockdep-tool snapshot "
+
+/* Canonical order; also the set of names a snapshot may hold. */
+static const char *const known_sections[] = {
+	"lockdep",	   "lockdep_chains", "lockdep_stats",  "lock_stat",
+	"lockdep/classes", "lockdep/deps",   "lockdep/traces", "lockdep/usage",
+	"lockdep/chains",  "lockdep/stats",
+};
+
+static int read_all(const char *path, char **data, size_t *len,
+		    struct ld_diag *d)
+{
+	size_t alloc = 65536, n = 0;
+	char *buf, *nb;
+	ssize_t r;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		ld_diagf(d, "%s: %s", path, strerror(err));
+		return -err;
+	}
+	buf = malloc(alloc);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (alloc - n < 65536) {
+			if (alloc >= LD_MAX_FILE) {
+				free(buf);
+				close(fd);
+				ld_diagf(d, "%s: file larger than %lu MiB",
+					 path, LD_MAX_FILE >> 20);
+				return -EFBIG;
+			}
+			nb = realloc(buf, alloc * 2);
+			if (!nb) {
+				free(buf);
+				close(fd);
+				return -ENOMEM;
+			}
+			buf = nb;
+			alloc *= 2;
+		}
+		r = read(fd, buf + n, alloc - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = errno;
+			free(buf);
+			close(fd);
+			ld_diagf(d, "%s: %s", path, strerror(err));
+			return -err;
+		}
+		if (!r)
+			break;
+		n += r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+static int add_section(struct ld_model *m, const char *name, const char *origin,
+		       char *data, size_t len, unsigned long base_line)
+{
+	struct ld_section *s;
+
+	s = realloc(m->sections, (m->nr_sections + 1) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	m->sections = s;
+	s = &m->sections[m->nr_sections];
+	memset(s, 0, sizeof(*s));
+	s->name = strdup(name);
+	s->origin = strdup(origin);
+	s->path = strdup(origin);
+	if (!s->name || !s->origin || !s->path) {
+		free(s->name);
+		free(s->origin);
+		free(s->path);
+		return -ENOMEM;
+	}
+	s->data = data;
+	s->len = len;
+	s->base_line = base_line;
+	m->nr_sections++;
+	return 0;
+}
+
+static int add_section_copy(struct ld_model *m, const char *name,
+			    const char *origin, const char *data, size_t len,
+			    unsigned long base_line)
+{
+	char *copy = malloc(len + 1);
+	int ret;
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, data, len);
+	copy[len] = '\0';
+	ret = add_section(m, name, origin, copy, len, base_line);
+	if (ret)
+		free(copy);
+	return ret;
+}
+
+static struct ld_section *find_section(struct ld_model *m, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nr_sections; i++)
+		if (!strcmp(m->sections[i].name, name))
+			return &m->sections[i];
+	return NULL;
+}
+
+/* Parse every section we understand into the model. */
+static int build(struct ld_model *m, struct ld_diag *d)
+{
+	struct ld_section *ex[LD_EX_NR], *s;
+	char name[32];
+	bool export = false;
+	int i, ret;
+
+	for (i = 0; i < LD_EX_NR; i++) {
+		snprintf(name, sizeof(name), "lockdep/%s", ld_export_files[i]);
+		ex[i] = find_section(m, name);
+	}
+	if (ex[LD_EX_CLASSES]) {
+		ret = ld_parse_export(m, ex, d);
+		if (ret)
+			return ret;
+		export = true;
+	} else if ((s = find_section(m, "lockdep"))) {
+		ret = ld_parse_proc_lockdep(m, s, d);
+		if (ret)
+			return ret;
+		s->used = true;
+		s = find_section(m, "lockdep_chains");
+		if (s) {
+			ret = ld_parse_proc_chains(m, s, d);
+			if (ret)
+				return ret;
+			s->used = true;
+		}
+	} else {
+		for (i = 1; i < LD_EX_NR; i++)
+			if (ex[i])
+				return ld_diagf(
+					d,
+					"%s: debugfs export without its 'classes' file",
+					ex[i]->origin);
+		s = find_section(m, "lockdep_chains");
+		if (s)
+			return ld_diagf(
+				d,
+				"%s: lock chains without /proc/lockdep to name their classes",
+				s->origin);
+		if (!find_section(m, "lockdep_stats") &&
+		    !find_section(m, "lock_stat"))
+			return ld_diagf(
+				d,
+				"%s: no lockdep data (expected /proc/lockdep or the debugfs export)",
+				m->origin ? m->origin : "input");
+		/* counters or lock_stat alone: classes stay unknown */
+	}
+	if (!(export && ex[LD_EX_STATS])) {
+		s = find_section(m, "lockdep_stats");
+		if (s) {
+			ret = ld_parse_proc_stats(m, s, d);
+			if (ret)
+				return ret;
+			s->used = true;
+		}
+	}
+	s = find_section(m, "lock_stat");
+	if (s) {
+		ret = ld_parse_lock_stat(m, s, d);
+		if (ret)
+			return ret;
+		s->used = true;
+	}
+	return ld_model_finish(m, d);
+}
+
+static int finish_load(struct ld_model *m, struct ld_model **mp,
+		       struct ld_diag *d)
+{
+	int ret = build(m, d);
+
+	if (ret) {
+		if (ret == -ENOMEM && !d->msg[0])
+			ld_diagf(d, "out of memory");
+		ld_model_free(m);
+		return ret;
+	}
+	*mp = m;
+	return 0;
+}
+
+int ld_load_buffers(struct ld_model **mp, const struct ld_input *in,
+		    unsigned int n, struct ld_diag *d)
+{
+	struct ld_model *m = ld_model_new();
+	unsigned int i;
+
+	d->msg[0] = '\0';
+	if (!m)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (add_section_copy(m, in[i].name,
+				     in[i].origin ? in[i].origin : in[i].name,
+				     in[i].data, in[i].len, 0)) {
+			ld_model_free(m);
+			return -ENOMEM;
+		}
+	}
+	return finish_load(m, mp, d);
+}
+
+static char *read_release(const char *path)
+{
+	char *data, *nl;
+	struct ld_diag d;
+	size_t len;
+
+	if (read_all(path, &data, &len, &d))
+		return NULL;
+	nl = memchr(data, '\n', len);
+	if (nl)
+		*nl = '\0';
+	/* "/proc/version": "Linux version 6.12.x (...) ..." */
+	if (!strncmp(data, "Linux version ", 14)) {
+		char *sp;
+
+		memmove(data, data + 14, strlen(data + 14) + 1);
+		sp = strchr(data, ' ');
+		if (sp)
+			*sp = '\0';
+	}
+	if (!*data) {
+		free(data);
+		return NULL;
+	}
+	return data;
+}
+
+static char *now_iso8601(void)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	time_t t = time(NULL);
+	struct tm tm;
+	char buf[32];
+
+	/* reproducible builds convention: lets tests pin the time */
+	if (sde && *sde)
+		t = (time_t)strtoll(sde, NULL, 10);
+	if (!gmtime_r(&t, &tm))
+		return NULL;
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return strdup(buf);
+}
+
+/* First and last generation of an export file; false if malformed. */
+static bool export_gens(const char *data, size_t len, uint64_t *g0,
+			uint64_t *g1)
+{
+	const char *p, *end = data + len, *nl, *last;
+
+	nl = memchr(data, '\n', len);
+	if (!nl)
+		return false;
+	p = memmem(data, nl - data, " generation ", 12);
+	if (!p)
+		return false;
+	p += 12;
+	if (!ld_scan_u64(&p, nl, g0))
+		return false;
+	while (end > data && end[-1] == '\n')
+		end--;
+	last = end;
+	while (last > data && last[-1] != '\n')
+		last--;
+	p = last;
+	if (!ld_eat(&p, end, "# end generation "))
+		return false;
+	return ld_scan_u64(&p, end, g1) && p == end;
+}
+
+static int read_optional(struct ld_model *m, const char *name, const char *path,
+			 struct ld_diag *d)
+{
+	char *data;
+	size_t len;
+	int ret;
+
+	ret = read_all(path, &data, &len, d);
+	if (ret == -ENOENT) {
+		d->msg[0] = '\0';
+		return 0;
+	}
+	if (ret)
+		return ret;
+	ret = add_section(m, name, path, data, len, 0);
+	if (ret)
+		free(data);
+	return ret;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static void drop_sections(struct ld_model *m)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nr_sections; i++) {
+		free(m->sections[i].name);
+		free(m->sections[i].origin);
+		free(m->sections[i].path);
+		free(m->sections[i].data);
+	}
+	m->nr_sections = 0;
+}
+
+int ld_load_live(struct ld_model **mp, const char *root, int retries,
+		 struct ld_diag *d)
+{
+	static const char *const proc[] = { "lockdep", "lockdep_chains",
+					    "lockdep_stats", "lock_stat" };
+	struct ld_model *m;
+	char path[4096];
+	int ret, i, try;
+
+	d->msg[0] = '\0';
+	if (!root)
+		root = "";
+	m = ld_model_new();
+	if (!m)
+		return -ENOMEM;
+	m->origin = strdup("live");
+	snprintf(path, sizeof(path), "%s/proc/sys/kernel/osrelease", root);
+	m->release = read_release(path);
+	if (!m->release && !*root) {
+		struct utsname u;
+
+		if (!uname(&u))
+			m->release = strdup(u.release);
+	}
+	m->captured = now_iso8601();
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/debug/lockdep/classes",
+		 root);
+	if (exists(path)) {
+		for (try = 0; try <= retries; try++) {
+			bool same = true, first = true;
+			uint64_t gen = 0, g0, g1;
+
+			drop_sections(m);
+			for (i = 0; i < LD_EX_NR; i++) {
+				char name[32];
+
+				snprintf(name, sizeof(name), "lockdep/%s",
+					 ld_export_files[i]);
+				snprintf(path, sizeof(path),
+					 "%s/sys/kernel/debug/lockdep/%s", root,
+					 ld_export_files[i]);
+				ret = read_optional(m, name, path, d);
+				if (ret)
+					goto fail;
+			}
+			for (i = 0; i < (int)m->nr_sections; i++) {
+				struct ld_section *s = &m->sections[i];
+
+				if (!export_gens(s->data, s->len, &g0, &g1) ||
+				    g0 != g1 || (!first && g0 != gen))
+					same = false;
+				gen = g0;
+				first = false;
+			}
+			if (same)
+				break;
+		}
+		/* not in the export: lock_stat */
+		snprintf(path, sizeof(path), "%s/proc/lock_stat", root);
+		ret = read_optional(m, "lock_stat", path, d);
+		if (ret)
+			goto fail;
+		return finish_load(m, mp, d);
+	}
+
+	for (i = 0; i < (int)ARRAY_SIZE(proc); i++) {
+		snprintf(path, sizeof(path), "%s/proc/%s", root, proc[i]);
+		ret = read_optional(m, proc[i], path, d);
+		if (ret)
+			goto fail;
+	}
+	if (!find_section(m, "lockdep")) {
+		ld_diagf(d,
+			 "%s/proc/lockdep: %s (kernel without CONFIG_LOCKDEP?)",
+			 root, strerror(ENOENT));
+		ret = -ENOENT;
+		goto fail;
+	}
+	return finish_load(m, mp, d);
+fail:
+	if (ret == -EACCES)
+		snprintf(d->msg + strlen(d->msg),
+			 sizeof(d->msg) - strlen(d->msg),
+			 " (lockdep files are readable by root only)");
+	ld_model_free(m);
+	return ret;
+}
+
+static int load_dir(struct ld_model *m, const char *dir, struct ld_diag *d)
+{
+	char path[8192], exdir[4096];
+	int i, ret;
+
+	if (strlen(dir) > 4000)
+		return ld_diagf(d, "%.40s...: %s", dir, strerror(ENAMETOOLONG));
+
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, known_sections[i]);
+		if (is_dir(path))
+			continue; /* "lockdep" may be the debugfs copy */
+		ret = read_optional(m, known_sections[i], path, d);
+		if (ret)
+			return ret;
+	}
+	/* the debugfs directory copied as DIR/lockdep/, or DIR itself */
+	snprintf(exdir, sizeof(exdir), "%s/lockdep", dir);
+	if (!is_dir(exdir))
+		snprintf(exdir, sizeof(exdir), "%s", dir);
+	for (i = 0; i < LD_EX_NR; i++) {
+		snprintf(path, sizeof(path), "%s/%s", exdir,
+			 ld_export_files[i]);
+		ret = read_optional(m, known_sections[4 + i], path, d);
+		if (ret)
+			return ret;
+	}
+	if (!m->nr_sections)
+		return ld_diagf(
+			d,
+			"%s: no lockdep files in this directory (expected lockdep, lockdep_chains, lockdep_stats, lock_stat or the debugfs files)",
+			dir);
+	snprintf(path, sizeof(path), "%s/osrelease", dir);
+	m->release = read_release(path);
+	if (!m->release) {
+		snprintf(path, sizeof(path), "%s/version", dir);
+		m->release = read_release(path);
+	}
+	return 0;
+}
+
+/* A lone copied file: recognise it by its first line. */
+static const char *sniff(const char *data, size_t len)
+{
+	static const struct {
+		const char *prefix, *name;
+	} kinds[] = {
+		{ "all lock classes:", "lockdep" },
+		{ "all lock chains:", "lockdep_chains" },
+		{ "(buggered) all lock chains:", "lockdep_chains" },
+		{ "lock_stat version", "lock_stat" },
+		{ " lock-classes:", "lockdep_stats" },
+		{ "# lockdep classes ", "lockdep/classes" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		size_t n = strlen(kinds[i].prefix);
+
+		if (len >= n && !memcmp(data, kinds[i].prefix, n))
+			return kinds[i].name;
+	}
+	return NULL;
+}
+
+int ld_load_path(struct ld_model **mp, const char *path, struct ld_diag *d)
+{
+	struct ld_model *m;
+	const char *kind;
+	char *data;
+	size_t len;
+	int ret;
+
+	d->msg[0] = '\0';
+	m = ld_model_new();
+	if (!m)
+		return -ENOMEM;
+	if (is_dir(path)) {
+		m->origin = strdup(path);
+		ret = load_dir(m, path, d);
+		if (ret) {
+			ld_model_free(m);
+			return ret;
+		}
+		return finish_load(m, mp, d);
+	}
+	ret = read_all(path, &data, &len, d);
+	if (ret) {
+		ld_model_free(m);
+		return ret;
+	}
+	if (len >= strlen(SNAP_MAGIC) &&
+	    !memcmp(data, SNAP_MAGIC, strlen(SNAP_MAGIC))) {
+		ret = ld_snapshot_parse(m, path, data, len, d);
+		free(data);
+		if (ret) {
+			ld_model_free(m);
+			return ret;
+		}
+		return finish_load(m, mp, d);
+	}
+	kind = sniff(data, len);
+	if (!kind) {
+		free(data);
+		ld_model_free(m);
+		return ld_diagf(
+			d,
+			"%s:1: not a snapshot file, a snapshot directory or a lockdep file",
+			path);
+	}
+	m->origin = strdup(path);
+	ret = add_section(m, kind, path, data, len, 0);
+	if (ret) {
+		free(data);
+		ld_model_free(m);
+		return ret;
+	}
+	return finish_load(m, mp, d);
+}
+
+int ld_load_snapshot_buf(struct ld_model **mp, const char *origin,
+			 const char *data, size_t len, struct ld_diag *d)
+{
+	struct ld_model *m = ld_model_new();
+	int ret;
+
+	d->msg[0] = '\0';
+	if (!m)
+		return -ENOMEM;
+	ret = ld_snapshot_parse(m, origin, data, len, d);
+	if (ret) {
+		ld_model_free(m);
+		return ret;
+	}
+	return finish_load(m, mp, d);
+}
+
+/* "key value" header line; value "-" means unknown. */
+static int header_value(struct ld_model *m, struct ld_lines *l,
+			const char *line, size_t len, const char *key,
+			char **out, struct ld_diag *d)
+{
+	size_t kl = strlen(key);
+	struct ld_str v;
+	char q[LD_QBUF];
+
+	if (len < kl + 1 || memcmp(line, key, kl) || line[kl] != ' ')
+		return ld_diag(d, l, "expected '%s ...', got '%s'", key,
+			       ld_quote(line, len, q, sizeof(q)));
+	line += kl + 1;
+	len -= kl + 1;
+	if (len == 1 && line[0] == '-')
+		return 0;
+	if (ld_unescape(m->arena, line, len, &v) || memchr(v.s, 0, v.len))
+		return ld_diag(d, l, "bad escape in '%s' value", key);
+	*out = strdup(v.s);
+	return *out ? 0 : -ENOMEM;
+}
+
+int ld_snapshot_parse(struct ld_model *m, const char *origin, const char *data,
+		      size_t len, struct ld_diag *d)
+{
+	struct ld_lines l;
+	const char *line, *p, *end;
+	size_t n;
+	uint64_t ver;
+	char q[LD_QBUF];
+	int ret;
+
+	m->from_snapshot_file = true;
+	ld_lines_init(&l, origin, 0, data, len);
+	if (!ld_lines_next(&l, &line, &n))
+		return ld_diag(d, &l, "empty file");
+	p = line;
+	end = line + n;
+	if (!ld_eat(&p, end, SNAP_MAGIC) || !ld_scan_u64(&p, end, &ver) ||
+	    p != end)
+		return ld_diag(d, &l, "expected '%s%d'", SNAP_MAGIC,
+			       LD_SNAPSHOT_VERSION);
+	if (ver != LD_SNAPSHOT_VERSION)
+		return ld_diag(
+			d, &l,
+			"unsupported snapshot version %llu (this tool reads %d)",
+			(unsigned long long)ver, LD_SNAPSHOT_VERSION);
+	if (!ld_lines_next(&l, &line, &n))
+		return ld_diag(d, &l, "file ends in the header");
+	ret = header_value(m, &l, line, n, "release", &m->release, d);
+	if (ret)
+		return ret;
+	if (!ld_lines_next(&l, &line, &n))
+		return ld_diag(d, &l, "file ends in the header");
+	ret = header_value(m, &l, line, n, "captured", &m->captured, d);
+	if (ret)
+		return ret;
+	if (!ld_lines_next(&l, &line, &n))
+		return ld_diag(d, &l, "file ends in the header");
+	ret = header_value(m, &l, line, n, "origin", &m->origin, d);
+	if (ret)
+		return ret;
+
+	for (;;) {
+		const char *name, *sp, *body;
+		unsigned long start;
+		struct ld_str org;
+		uint64_t size;
+		char nbuf[64];
+		unsigned int i;
+
+		if (!ld_lines_next(&l, &line, &n) || l.last_unterminated)
+			return ld_diag(d, &l,
+				       "missing 'end' line: file cut short");
+		if (n == 3 && !memcmp(line, "end", 3)) {
+			if (l.p != l.end)
+				return ld_diag(d, &l,
+					       "data after the 'end' line");
+			break;
+		}
+		p = line;
+		end = line + n;
+		if (!ld_eat(&p, end, "section "))
+			return ld_diag(
+				d, &l,
+				"expected 'section NAME SIZE PATH' or 'end', got '%s'",
+				ld_quote(line, n, q, sizeof(q)));
+		name = p;
+		sp = memchr(p, ' ', end - p);
+		if (!sp || sp == name || sp - name >= (long)sizeof(nbuf))
+			return ld_diag(d, &l, "bad section name");
+		memcpy(nbuf, name, sp - name);
+		nbuf[sp - name] = '\0';
+		p = sp + 1;
+		if (!ld_scan_u64(&p, end, &size) || !ld_eat(&p, end, " "))
+			return ld_diag(d, &l, "bad section size");
+		if (ld_unescape(m->arena, p, end - p, &org) ||
+		    memchr(org.s, 0, org.len))
+			return ld_diag(d, &l, "bad escape in section path");
+		if (find_section(m, nbuf))
+			return ld_diag(d, &l, "section '%s' appears twice",
+				       ld_quote(nbuf, strlen(nbuf), q,
+						sizeof(q)));
+		body = l.p;
+		if (size > (uint64_t)(l.end - body) ||
+		    (uint64_t)(l.end - body) - size < 1 || body[size] != '\n')
+			return ld_diag(
+				d, &l,
+				"section '%s' is not %llu bytes long followed by a newline (file cut short or edited?)",
+				ld_quote(nbuf, strlen(nbuf), q, sizeof(q)),
+				(unsigned long long)size);
+		start = l.lineno;
+		ret = add_section_copy(m, nbuf, origin, body, size, start);
+		if (ret)
+			return ret;
+		/* diagnostics point into this file; save keeps the path */
+		free(m->sections[m->nr_sections - 1].path);
+		m->sections[m->nr_sections - 1].path = strdup(org.s);
+		if (!m->sections[m->nr_sections - 1].path)
+			return -ENOMEM;
+		for (i = 0; i < ARRAY_SIZE(known_sections); i++)
+			if (!strcmp(nbuf, known_sections[i]))
+				break;
+		if (i == ARRAY_SIZE(known_sections))
+			ld_warn(m,
+				"%s:%lu: section '%s' not understood by this version, kept for save",
+				origin, start, nbuf);
+		/* skip the body and its newline, counting lines */
+		for (p = body; p < body + size; p++)
+			if (*p == '\n')
+				l.lineno++;
+		l.p = body + size + 1;
+		l.lineno++;
+	}
+	return 0;
+}
+
+/* Escape a header value: backslash, and anything not printable ASCII. */
+static void put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '\\')
+			fputs("\\\\", f);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+}
+
+int ld_save(const struct ld_model *m, FILE *f, struct ld_diag *d)
+{
+	uint32_t i;
+
+	fprintf(f, "%s%d\nrelease ", SNAP_MAGIC, LD_SNAPSHOT_VERSION);
+	put_escaped(f, m->release ? m->release : "-");
+	fputs("\ncaptured ", f);
+	put_escaped(f, m->captured ? m->captured : "-");
+	fputs("\norigin ", f);
+	put_escaped(f, m->origin ? m->origin : "-");
+	fputc('\n', f);
+	for (i = 0; i < m->nr_sections; i++) {
+		const struct ld_section *s = &m->sections[i];
+
+		fprintf(f, "section %s %zu ", s->name, s->len);
+		put_escaped(f, s->path);
+		fputc('\n', f);
+		fwrite(s->data, 1, s->len, f);
+		fputc('\n', f);
+	}
+	fputs("end\n", f);
+	if (fflush(f) || ferror(f)) {
+		int err = errno ? errno : EIO;
+
+		ld_diagf(d, "write error: %s", strerror(err));
+		return -err;
+	}
+	return 0;
+}

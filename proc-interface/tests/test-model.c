@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-model.c - unit tests of the proc-interface library: the fixtures
+ * captured from our guest, the hand-made ones, and edge cases built in
+ * memory.  Prints one "ok NAME" / "not ok NAME" line per test (with "# "
+ * diagnostics); tests/run-tests.sh numbers them into KTAP.
+ *
+ * usage: test-model FIXTURES_DIR
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ld_internal.h"
+
+static const char *fixdir;
+static int failed_here;
+
+#define CHECK(cond)                                                     \
+	do {                                                            \
+		if (!(cond)) {                                          \
+			printf("# %s:%d: CHECK(%s) failed\n", __FILE__, \
+			       __LINE__, #cond);                        \
+			failed_here = 1;                                \
+		}                                                       \
+	} while (0)
+
+#define CHECK_STR(s, len, want)                                              \
+	do {                                                                 \
+		size_t _l = strlen(want);                                    \
+		if ((len) != _l || memcmp((s), (want), _l)) {                \
+			printf("# %s:%d: got '%.*s', want '%s'\n", __FILE__, \
+			       __LINE__, (int)(len), (s), want);             \
+			failed_here = 1;                                     \
+		}                                                            \
+	} while (0)
+
+static void report(const char *name)
+{
+	printf("%s %s\n", failed_here ? "not ok" : "ok", name);
+	failed_here = 0;
+}
+
+static struct ld_model *load(const char *sub)
+{
+	struct ld_model *m = NULL;
+	struct ld_diag d;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", fixdir, sub);
+	if (ld_load_path(&m, path, &d)) {
+		printf("# load %s: %s\n", sub, d.msg);
+		failed_here = 1;
+		return NULL;
+	}
+	return m;
+}
+
+static uint32_t cls(const struct ld_model *m, const char *name)
+{
+	uint32_t id;
+
+	if (ld_find_class(m, name, strlen(name), &id, 1) != 1) {
+		printf("# no single class '%s'\n", name);
+		failed_here = 1;
+		return 0;
+	}
+	return id;
+}
+
+/* Load in-memory files; returns the error code and fills *mp / d. */
+static int mem(struct ld_model **mp, struct ld_diag *d, const char *name,
+	       const char *data)
+{
+	struct ld_input in = { name, name, data, strlen(data) };
+
+	*mp = NULL;
+	return ld_load_buffers(mp, &in, 1, d);
+}
+
+static void expect_error(const char *name, const char *data, const char *msg)
+{
+	struct ld_model *m;
+	struct ld_diag d;
+	int ret = mem(&m, &d, name, data);
+
+	CHECK(ret < 0);
+	if (ret < 0 && !strstr(d.msg, msg)) {
+		printf("# diagnostic '%s' lacks '%s'\n", d.msg, msg);
+		failed_here = 1;
+	}
+	ld_model_free(m);
+}
+
+static void test_handmade_prove(void)
+{
+	struct ld_model *m = load("handmade/prove");
+	const struct ld_class *c;
+	const struct ld_lockstat *ls;
+
+	if (!m)
+		return report("handmade_prove_load");
+	CHECK(m->nr_classes == 11);
+	CHECK(m->nr_deps == 8); /* distance-1 entries only */
+	CHECK(m->nr_chains == 6);
+	CHECK(m->have.deps && m->have.kernel_fd_bd && m->have.ops);
+	CHECK(!m->have.dep_types && !m->have.traces && !m->have.wait_types);
+	CHECK(m->release && !strcmp(m->release, "6.12.0-handmade"));
+	CHECK(m->nr_warnings == 0);
+	report("handmade_prove_counts");
+
+	c = &m->classes[cls(m, "&type->s_umount_key#26/1")];
+	CHECK_STR(c->base.s, c->base.len, "&type->s_umount_key");
+	CHECK(c->name_version.v == 26 && c->subclass.v == 1);
+	CHECK(c->name_version.src == LD_SRC_DERIVED);
+	CHECK(c->fd.v == 5 && c->bd.v == 1 && c->fd.src == LD_SRC_PROC);
+	CHECK(c->ops.v == 310);
+	CHECK(!ld_known(c->wait_inner));
+	c = &m->classes[cls(m, "rcu_read_lock")];
+	CHECK(c->usage == ((1 << LD_USED_IN_HARDIRQ_READ) |
+			   (1 << LD_ENABLED_HARDIRQ_READ)));
+	CHECK(c->usage_known == LD_USAGE_IRQ);
+	c = &m->classes[cls(m, "&rq->__lock")]; /* -.-. */
+	CHECK(c->usage ==
+	      ((1 << LD_USED_IN_HARDIRQ) | (1 << LD_USED_IN_SOFTIRQ)));
+	c = &m->classes[cls(m, "&dev->mutex")]; /* +.+. */
+	CHECK(c->usage ==
+	      ((1 << LD_ENABLED_HARDIRQ) | (1 << LD_ENABLED_SOFTIRQ)));
+	c = &m->classes[cls(m, "name with spaces 'q' \"dq\" #tag")];
+	CHECK(ld_nr_out(m, c->id) == 1);
+	CHECK_STR(m->classes[m->deps[m->out[m->out_off[c->id]]].to].name.s,
+		  m->classes[m->deps[m->out[m->out_off[c->id]]].to].name.len,
+		  "caf\xc3\xa9_lock");
+	report("handmade_prove_classes");
+
+	c = &m->classes[cls(m, "&rq->__lock")];
+	CHECK(ld_nr_in(m, c->id) == 3 && ld_nr_out(m, c->id) == 0);
+	CHECK(m->cc_off[c->id + 1] - m->cc_off[c->id] == 3);
+	CHECK(m->chains[0].depth == 3 && m->chains[3].irq_context == 3);
+	report("handmade_prove_deps_chains");
+
+	CHECK(m->have.lockstat && m->nr_lockstat == 6);
+	CHECK(c->lockstat != LD_NONE);
+	ls = &m->lockstat[c->lockstat];
+	CHECK(ls->has_w && !ls->has_r && ls->w[LD_LS_CONTENTIONS] == 40);
+	CHECK(ls->w[LD_LS_WAIT_TOTAL] == 19000); /* 190.00 us */
+	CHECK(ls->nr_contention == 2 && ls->nr_contending == 1);
+	CHECK(ls->contention[1].count == 10);
+	CHECK_STR(ls->contending[0].sym.s, ls->contending[0].sym.len,
+		  "scheduler_tick+0x5a/0x2b0");
+	c = &m->classes[cls(m, "rcu_read_lock")];
+	ls = &m->lockstat[c->lockstat];
+	CHECK(ls->has_w && ls->has_r && ls->r[LD_LS_ACQUISITIONS] == 999990);
+	CHECK(ls->nr_contention == 1 && ls->nr_contending == 0);
+	c = &m->classes[cls(
+		m,
+		"&(&net->ipv4.mr_tables_very_long_name)->lock_for_truncation")];
+	CHECK(c->lockstat != LD_NONE);
+	c = &m->classes[cls(m, "&type->s_umount_key#26/1")];
+	CHECK(c->lockstat != LD_NONE); /* printed as "...#2/1" */
+	c = &m->classes[cls(m, "&rq->__lock#2")];
+	ls = &m->lockstat[c->lockstat];
+	CHECK(ls->nr_contention == 0 && ls->nr_contending == 1);
+	report("handmade_prove_lockstat");
+	ld_model_free(m);
+}
+
+static void test_handmade_noprove(void)
+{
+	struct ld_model *m = load("handmade/noprove");
+	const struct ld_class *c;
+
+	if (!m)
+		return report("handmade_noprove");
+	CHECK(m->nr_classes == 11 && !m->have.deps && !m->have.usage);
+	CHECK(!m->have.chains && !m->have.ops);
+	c = &m->classes[cls(m, "&rq->__lock")];
+	CHECK(!ld_known(c->fd) && !ld_known(c->bd) && !c->usage_known);
+	CHECK(!ld_known(c->ops));
+	report("handmade_noprove_unknown_not_zero");
+	ld_model_free(m);
+}
+
+static void test_handmade_export(void)
+{
+	struct ld_model *m = load("handmade/export"),
+			*p = load("handmade/prove");
+	const struct ld_class *c;
+	uint32_t i;
+
+	if (!m || !p)
+		return report("handmade_export");
+	CHECK(m->from_export && m->consistent && m->generation == 4711);
+	CHECK(m->nr_classes == 11 && m->nr_deps == 9 && m->nr_chains == 6);
+	CHECK(m->have.dep_types && m->have.traces && m->have.usage_traces);
+	CHECK(m->have.chain_keys && m->nr_traces == 5);
+	c = &m->classes[cls(m, "caf\xc3\xa9_lock")]; /* octal escapes */
+	CHECK(c->key_sym.len == 7);
+	c = &m->classes[cls(m, "kernfs_open_file_mutex")]; /* name "-" */
+	CHECK(c->base_is_key);
+	c = &m->classes[cls(m, "&type->s_umount_key#26/1")];
+	CHECK(c->name_version.src == LD_SRC_EXPORT && c->subclass.v == 1);
+	CHECK_STR(c->key_sym.s, c->key_sym.len, "ext4_fs_type[ext4]");
+	c = &m->classes[cls(m, "&rq->__lock")];
+	CHECK(c->usage_known == LD_USAGE_ALL && (c->usage & (1 << LD_USED)));
+	CHECK(c->usage_trace[LD_USED_IN_HARDIRQ] != LD_NONE);
+	CHECK(m->traces[c->usage_trace[LD_USED_IN_HARDIRQ]].nr == 2);
+	CHECK(c->nr_before.v == 3 && ld_known(c->wait_inner));
+	report("handmade_export_fields");
+	/* FD/BD recomputed from the export agree with the kernel's */
+	CHECK(!ld_known(m->classes[0].fd)); /* computed on demand */
+	CHECK(!ld_fd_bd_all(m)); /* SR|EN and EN only: closure */
+	for (i = 0; i < m->nr_classes; i++) {
+		const struct ld_class *a = &m->classes[i];
+		uint32_t id;
+
+		if (ld_find_class(p, a->name.s, a->name.len, &id, 1) != 1) {
+			CHECK(0);
+			continue;
+		}
+		CHECK(a->fd.src == LD_SRC_COMPUTED);
+		if (a->fd.v != p->classes[id].fd.v ||
+		    a->bd.v != p->classes[id].bd.v) {
+			printf("# %s: fd/bd %lld/%lld, kernel %lld/%lld\n",
+			       a->name.s, (long long)a->fd.v,
+			       (long long)a->bd.v,
+			       (long long)p->classes[id].fd.v,
+			       (long long)p->classes[id].bd.v);
+			failed_here = 1;
+		}
+	}
+	report("export_fd_bd_match_kernel");
+	/* the bitset closure and the per-class BFS agree */
+	{
+		struct ld_model *b = load("handmade/export");
+
+		for (i = 0; b && i < b->nr_classes; i++) {
+			CHECK(!ld_fd_bd(b, i));
+			CHECK(b->classes[i].fd.v == m->classes[i].fd.v);
+			CHECK(b->classes[i].bd.v == m->classes[i].bd.v);
+		}
+		ld_model_free(b);
+	}
+	report("fd_bd_closure_equals_bfs");
+	for (i = 0; i < m->nr_deps; i++)
+		if (m->deps[i].distance == 2)
+			CHECK(m->deps[i].type == LD_DEP_EN);
+	CHECK(m->chain_reads[m->chains[2].first] == 2);
+	report("handmade_export_deps_chains");
+	ld_model_free(m);
+	ld_model_free(p);
+
+	m = load("handmade/export-inconsistent");
+	if (m) {
+		CHECK(!m->consistent && m->nr_warnings >= 1);
+		ld_model_free(m);
+	}
+	report("export_inconsistent_generations");
+}
+
+static void test_real(void)
+{
+	struct ld_model *m;
+	const struct ld_stat *st;
+	uint32_t i, exact = 0;
+
+	if (access("stock-6.12.118-workload", F_OK) && 0)
+		return;
+	m = load("stock-6.12.118-workload");
+	if (!m)
+		return report("real_stock_6_12");
+	CHECK(m->nr_classes == 616);
+	st = ld_stat_get(m, "lock_classes");
+	CHECK(st && st->value == 616 && st->max.v == 8192);
+	st = ld_stat_get(m, "debug_locks");
+	CHECK(st && st->value == 1);
+	st = ld_stat_get(m, "zapped_classes");
+	CHECK(st && st->value == 757 && st->blank_before);
+	CHECK(m->nr_unresolved == 0 && m->nr_warnings == 0);
+	CHECK(m->nr_chains >= 3800 && m->have.kernel_fd_bd && m->have.ops);
+	/* FD counts the class itself plus at least its direct deps */
+	for (i = 0; i < m->nr_classes; i++)
+		CHECK(m->classes[i].fd.v >= 1 + (int64_t)ld_nr_out(m, i) ||
+		      !ld_nr_out(m, i));
+	for (i = 0; i < m->nr_lockstat; i++)
+		exact += m->lockstat[i].match == LD_LSM_EXACT;
+	CHECK(m->nr_lockstat == 616 && exact >= 560);
+	report("real_stock_6_12");
+	ld_model_free(m);
+}
+
+static const char ok_lockdep[] =
+	"all lock classes:\n"
+	"00000000a1b2c3d4 OPS:       1 FD:    2 BD:    1 ....: a\n"
+	" -> [00000000b1b2c3d4] b\n\n"
+	"00000000b1b2c3d4 OPS:       1 FD:    1 BD:    2 ....: b\n\n";
+
+static void test_proc_errors(void)
+{
+	struct ld_model *m;
+	struct ld_diag d;
+
+	expect_error("lockdep", "", "lockdep:1: empty file");
+	expect_error("lockdep", "hello\n",
+		     "lockdep:1: expected 'all lock classes:'");
+	expect_error("lockdep",
+		     "all lock classes:\n"
+		     "00000000a1b2c3d4 OPS:   1 FD:    1 BD:    1 .x..: a\n",
+		     "lockdep:2: bad usage character 'x'");
+	expect_error("lockdep", "all lock classes:\n -> [0000] a\n",
+		     "lockdep:2: dependency before any class");
+	expect_error("lockdep",
+		     "all lock classes:\n"
+		     "00000000a1b2c3d4 FD:    1 BD:    1 ....: a\n"
+		     "00000000a1b2c3d5: b\n",
+		     "lockdep:3: fields differ");
+	expect_error("lockdep",
+		     "all lock classes:\n"
+		     "00000000a1b2c3d4 FD: x BD:    1 ....: a\n",
+		     "lockdep:2: bad number");
+	expect_error("lockdep_chains", "all lock chains:\n",
+		     "lock chains without /proc/lockdep");
+	expect_error("lock_stat", "lock_stat version 0.3\n",
+		     "unsupported lock_stat version '0.3'");
+	expect_error("lockdep_stats", " lock-classes: many\n",
+		     "lockdep_stats:1: expected a number");
+	report("proc_errors_have_file_line");
+
+	/* a line cut in the middle: keep the rest, say so */
+	CHECK(!mem(&m, &d, "lockdep",
+		   "all lock classes:\n"
+		   "00000000a1b2c3d4 FD:    1 BD:    1 ....: a\n\n"
+		   "00000000a1b2c3d5 FD:    1 B"));
+	if (m) {
+		CHECK(m->nr_classes == 1 && m->partial && m->nr_warnings == 1);
+		ld_model_free(m);
+	}
+	report("proc_truncated_is_partial");
+
+	CHECK(!mem(&m, &d, "lockdep",
+		   "all lock classes:\r\n"
+		   "00000000a1b2c3d4 FD:    1 BD:    1 ....: a\r\n\r\n"));
+	if (m) {
+		CHECK(m->nr_classes == 1 && m->classes[0].name.len == 1);
+		ld_model_free(m);
+	}
+	report("proc_crlf");
+
+	CHECK(!mem(&m, &d, "lockdep", ok_lockdep));
+	if (m) {
+		CHECK(m->nr_deps == 1 && m->deps[0].to == 1);
+		ld_model_free(m);
+	}
+	report("proc_forward_reference");
+}
+
+static void test_weird_names(void)
+{
+	static const char data[] =
+		"all lock classes:\n"
+		"(____ptrval____): \x1b[31mred\x01 \xff\xfe bytes\n"
+		"00000000a1b2c3d4: spaced  name # / \"'\n"
+		"00000000a1b2c3d5: \n";
+	struct ld_model *m;
+	struct ld_diag d;
+	size_t big = 10 << 20;
+	char *s;
+
+	CHECK(!mem(&m, &d, "lockdep", data));
+	if (m) {
+		CHECK(m->nr_classes == 3 && !m->have.deps);
+		CHECK(!m->classes[0].key_hash_known);
+		CHECK_STR(m->classes[1].name.s, m->classes[1].name.len,
+			  "spaced  name # / \"'");
+		CHECK(m->classes[2].name.len == 0);
+		ld_model_free(m);
+	}
+	report("names_control_nonascii_spaces");
+
+	/* a 10 MB line */
+	s = malloc(big + 64);
+	if (!s)
+		return report("ten_megabyte_line");
+	strcpy(s, "all lock classes:\n00000000a1b2c3d4: ");
+	memset(s + strlen(s), 'x', big);
+	strcpy(s + 36 + big, "\n");
+	CHECK(!mem(&m, &d, "lockdep", s));
+	if (m) {
+		CHECK(m->nr_classes == 1 && m->classes[0].name.len == big);
+		ld_model_free(m);
+	}
+	memset(s, 'y', big);
+	s[big] = '\0';
+	CHECK(mem(&m, &d, "lockdep", s) < 0 && strstr(d.msg, "lockdep:1:"));
+	free(s);
+	report("ten_megabyte_line");
+}
+
+static void test_lockstat_ambiguities(void)
+{
+	static const char hdr[] = "lock_stat version 0.4\n-----\n"
+				  "  class name  con-bounces\n-----\n\n";
+	static const char row[] =
+		"             0              1           0.10           0.10"
+		"           0.10           0.10              0              2"
+		"           0.10           0.10           0.20           0.10\n";
+	char buf[4096];
+	struct ld_model *m;
+	struct ld_diag d;
+	struct ld_input in[2];
+
+	/* "x-W:" alone is a class named "x-W"; "y-R:" alone a read row */
+	snprintf(buf, sizeof(buf), "%s%38s:%s%38s-R:%s", hdr, "x-W", row, "y",
+		 row);
+	in[0] = (struct ld_input){
+		"lockdep", NULL,
+		"all lock classes:\n"
+		"00000000a1b2c3d4: x-W\n00000000a1b2c3d5: y\n",
+		0
+	};
+	in[0].len = strlen(in[0].data);
+	in[1] = (struct ld_input){ "lock_stat", NULL, buf, strlen(buf) };
+	CHECK(!ld_load_buffers(&m, in, 2, &d));
+	if (m) {
+		CHECK(m->nr_lockstat == 2);
+		CHECK(m->lockstat[0].has_w && !m->lockstat[0].has_r);
+		CHECK(m->lockstat[0].class == 0);
+		CHECK(m->lockstat[1].has_r && m->lockstat[1].class == 1);
+		ld_model_free(m);
+	}
+	/* a lone "z-R:" row for a class named "z-R": write row of "z-R" */
+	snprintf(buf, sizeof(buf), "%s%38s-R:%s", hdr, "z", row);
+	in[0].data = "all lock classes:\n00000000a1b2c3d4: z-R\n";
+	in[0].len = strlen(in[0].data);
+	in[1].len = strlen(buf);
+	CHECK(!ld_load_buffers(&m, in, 2, &d));
+	if (m) {
+		CHECK(m->lockstat[0].class == 0 && m->lockstat[0].has_w &&
+		      !m->lockstat[0].has_r);
+		ld_model_free(m);
+	}
+	report("lockstat_rw_suffix_ambiguity");
+
+	snprintf(buf, sizeof(buf),
+		 "%s%40s:%s                             ----\n"
+		 "%40s %14d %29s %s\n%40s:%s",
+		 hdr, "a", row, "a", 3, "[<00000000f00dcafe>]", "f+0x1/0x2",
+		 "b", row);
+	in[0].data = "all lock classes:\n00000000a1b2c3d4: a\n"
+		     "00000000a1b2c3d5: b\n";
+	in[0].len = strlen(in[0].data);
+	in[1].len = strlen(buf);
+	CHECK(!ld_load_buffers(&m, in, 2, &d));
+	if (m) {
+		CHECK(m->nr_lockstat == 2);
+		CHECK(m->lockstat[0].nr_contention == 1 &&
+		      m->lockstat[0].nr_contending == 0);
+		ld_model_free(m);
+	} else {
+		printf("# %s\n", d.msg);
+	}
+	report("lockstat_contention_only_block");
+}
+
+static const char *ex_classes =
+	"# lockdep classes 1 generation 7\n# id key ...\n"
+	"0 k0 1 0 0x100 USED 0 0 0 - 1 0 a\\nb\\\\c\\x41\n"
+	"5 - 2 3 0x0 - 0 0 0 - 0 1 name with spaces\n"
+	"# end generation 7\n";
+
+static void test_export_edges(void)
+{
+	struct ld_model *m;
+	struct ld_diag d;
+	struct ld_input in[2];
+
+	in[0] = (struct ld_input){ "lockdep/classes", NULL, ex_classes,
+				   strlen(ex_classes) };
+	CHECK(!ld_load_buffers(&m, in, 1, &d));
+	if (m) {
+		CHECK(m->nr_classes == 2 && !m->have.deps);
+		CHECK_STR(m->classes[0].name.s, m->classes[0].name.len,
+			  "a\nb\\cA");
+		CHECK_STR(m->classes[1].name.s, m->classes[1].name.len,
+			  "name with spaces#2/3");
+		CHECK(!ld_known(m->classes[0].ops));
+		ld_model_free(m);
+	} else {
+		printf("# %s\n", d.msg);
+	}
+	report("export_escapes_and_suffixes");
+
+	expect_error("lockdep/classes", "# lockdep classes 2 generation 1\n",
+		     "unsupported format version 2");
+	expect_error("lockdep/classes",
+		     "# lockdep classes 1 generation 1\n#\n"
+		     "0 k 1 0 0x101 USED 0 0 0 - 0 0 a\n",
+		     "usage names disagree");
+	expect_error("lockdep/classes",
+		     "# lockdep classes 1 generation 1\n#\n"
+		     "0 k 1 0 0x100 USED 0 0\n",
+		     "missing field 'lock_type'");
+	expect_error("lockdep/deps", "# lockdep deps 1 generation 1\n#\n",
+		     "without its 'classes' file");
+	in[1] = (struct ld_input){
+		"lockdep/deps", NULL,
+		"# lockdep deps 1 generation 7\n#\n0 5 1 XX -\n"
+		"# end generation 7\n",
+		0
+	};
+	in[1].len = strlen(in[1].data);
+	CHECK(ld_load_buffers(&m, in, 2, &d) < 0 &&
+	      strstr(d.msg, "lockdep/deps:3: bad dependency type 'XX'"));
+	report("export_errors");
+
+	in[0].data = "# lockdep classes 1 generation 7\n#\n"
+		     "0 k0 1 0 0x100 USED 0 0 0 - 1 0 a\n";
+	in[0].len = strlen(in[0].data);
+	CHECK(!ld_load_buffers(&m, in, 1, &d));
+	if (m) {
+		CHECK(m->partial && !m->consistent && m->nr_classes == 1);
+		ld_model_free(m);
+	}
+	report("export_missing_trailer");
+}
+
+static void test_snapshot(void)
+{
+	struct ld_model *m = load("handmade/prove"), *m2 = NULL;
+	struct ld_diag d;
+	char *buf = NULL, *buf2 = NULL;
+	size_t len = 0, len2 = 0;
+	FILE *f;
+
+	if (!m)
+		return report("snapshot_roundtrip");
+	f = open_memstream(&buf, &len);
+	CHECK(f && !ld_save(m, f, &d));
+	fclose(f);
+	CHECK(!ld_load_snapshot_buf(&m2, "snap", buf, len, &d));
+	if (m2) {
+		CHECK(m2->nr_classes == m->nr_classes);
+		CHECK(m2->nr_deps == m->nr_deps);
+		CHECK(m2->release && !strcmp(m2->release, "6.12.0-handmade"));
+		f = open_memstream(&buf2, &len2);
+		CHECK(f && !ld_save(m2, f, &d));
+		fclose(f);
+		CHECK(len == len2 && !memcmp(buf, buf2, len));
+		ld_model_free(m2);
+	}
+	report("snapshot_roundtrip_bytes");
+
+	/* every cut of the file is an error, never a crash */
+	{
+		size_t cut, errors = 0;
+
+		for (cut = 0; cut < len; cut += 97) {
+			m2 = NULL;
+			if (ld_load_snapshot_buf(&m2, "snap", buf, cut, &d) < 0)
+				errors++;
+			ld_model_free(m2);
+		}
+		CHECK(errors == (len + 96) / 97);
+	}
+	m2 = NULL;
+	buf[strstr(buf, "section lockdep ") - buf + 16] = '9';
+	CHECK(ld_load_snapshot_buf(&m2, "snap", buf, len, &d) < 0);
+	CHECK(strstr(d.msg, "snap:5: section 'lockdep'") != NULL);
+	report("snapshot_cut_or_edited");
+	free(buf);
+	free(buf2);
+	ld_model_free(m);
+}
+
+static void test_lookup(void)
+{
+	struct ld_model *m;
+	struct ld_diag d;
+	uint32_t ids[4];
+
+	CHECK(!mem(&m, &d, "lockdep",
+		   "all lock classes:\n"
+		   "0000000000000001: pgd_lock\n0000000000000002: dup\n"
+		   "0000000000000003: dup\n0000000000000004: &rq->__lock\n"));
+	if (!m)
+		return report("class_lookup");
+	CHECK(ld_find_class(m, "dup", 3, ids, 4) == 2);
+	CHECK(ld_suggest_classes(m, "pgd_lok", ids, 4) >= 1 && ids[0] == 0);
+	CHECK(ld_suggest_classes(m, "rq_lock", ids, 4) >= 1 && ids[0] == 3);
+	CHECK(ld_suggest_classes(m, "zzzzzzzzzz", ids, 4) == 0);
+	ld_model_free(m);
+	report("class_lookup_and_suggestions");
+}
+
+int main(int argc, char **argv)
+{
+	fixdir = argc > 1 ? argv[1] : "proc-interface/fixtures";
+	test_handmade_prove();
+	test_handmade_noprove();
+	test_handmade_export();
+	test_real();
+	test_proc_errors();
+	test_weird_names();
+	test_lockstat_ambiguities();
+	test_export_edges();
+	test_snapshot();
+	test_lookup();
+	return 0;
+}
