@@ -39,10 +39,10 @@ tree: deps | $(BUILD)
 	@$(LOCK) scripts/kernel.sh tree
 
 tool: deps
-	@if [ -f lockdep-tool/Makefile ]; then $(MAKE) -s -C lockdep-tool; fi
+	@$(MAKE) -s --no-print-directory -C lockdep-tool
 
 tool-static: deps
-	@if [ -f lockdep-tool/Makefile ]; then $(MAKE) -s -C lockdep-tool static; fi
+	@$(MAKE) -s --no-print-directory -C lockdep-tool static
 
 initramfs: kernel tool-static
 	@scripts/initramfs.sh
@@ -60,7 +60,7 @@ bench: initramfs
 	@scripts/bench.sh
 
 fuzz: deps
-	@if [ -f lockdep-tool/Makefile ]; then $(MAKE) -C lockdep-tool fuzz; fi
+	@$(MAKE) --no-print-directory -C lockdep-tool fuzz
 
 check-series: deps | $(BUILD)
 	@$(LOCK) scripts/check-series.sh

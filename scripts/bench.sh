@@ -6,10 +6,8 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$LOCKDEP_TOP"
 
-if [ -f lockdep-tool/Makefile ]; then
-	echo "== lockdep-tool (host)"
-	make -s -C lockdep-tool bench
-fi
+echo "== lockdep-tool (host)"
+make -s --no-print-directory -C lockdep-tool bench
 
 echo "== kernel export vs /proc/lockdep (guest, same boot)"
 ./run-qemu.sh -q --no-share -- sh /tests/bench-export.sh

@@ -5,7 +5,7 @@ set -euo pipefail
 
 PKGS="linux-source-6.12 qemu-system-x86 busybox-static libreadline-dev
 libncurses-dev gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils
-kmod graphviz python3 perl clang libclang-rt-14-dev tmux expect"
+kmod graphviz python3 perl clang libclang-rt-14-dev tmux expect jq groff-base"
 
 missing=
 for p in $PKGS; do
