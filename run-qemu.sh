@@ -129,7 +129,8 @@ printf '%s\n' \
 QCMD=("$QEMU" -accel "$ACCEL" -m "$MEM" -smp "$CPUS"
 	-kernel "$KERNEL" -initrd "$OUT/initrd.img"
 	-append "console=ttyS0,115200 panic=-1 8250.nr_uarts=4 $APPEND"
-	-no-reboot -display none -nodefaults)
+	-no-reboot -display none -nodefaults
+	-device virtio-rng-pci)
 if [ "$MODE" = shell ]; then
 	# Ctrl-C goes to the guest (signal=off); Ctrl-A x quits QEMU.
 	QCMD+=(-chardev "stdio,id=con,mux=on,signal=off,logfile=$OUT/console.log"
