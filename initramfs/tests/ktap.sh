@@ -26,3 +26,29 @@ ktap_check() {
 		ktap_result fail "$name" "$(printf '%s' "$out" | tail -n 5 | tr '\n' '|')"
 	fi
 }
+
+# ktap_import CMD...: run a program that prints its own KTAP and record
+# each of its top-level results as ours (numbering is ours); the "# "
+# lines after a failing result become its diagnostic.  A program that
+# exits non-zero without any failing result, or prints none, fails too.
+ktap_import() {
+	local out rc
+	out=$("$@" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | awk -v prefix="$KTAP_PREFIX" -v rc="$rc" '
+		function flush() { if (pending != "") printf "%s\t%s\n", pending, diag; pending = "" }
+		/^(not )?ok [0-9]+/ {
+			flush()
+			r = ($1 == "not") ? "not ok" : "ok"
+			name = $0; sub(/^(not )?ok [0-9]+ *(- *)?/, "", name)
+			line = r "\t" prefix ":" name
+			if (r == "ok") { printf "%s\t\n", line; n++; next }
+			pending = line; diag = ""; n++; bad++; next
+		}
+		/^# / && pending != "" { d = substr($0, 3); diag = diag (diag == "" ? "" : "|") d; next }
+		END {
+			flush()
+			if (n == 0) printf "not ok\t%s:results\tno KTAP results (exit %s)\n", prefix, rc
+			else if (rc != 0 && !bad) printf "not ok\t%s:exit-status\texited %s\n", prefix, rc
+		}' >>"$KTAP_RESULTS"
+}
