@@ -24,8 +24,9 @@ log=${1:?usage: console-scan.sh [--expect TITLE]... LOG}
 [ -r "$log" ] || { echo "console-scan: cannot read $log" >&2; exit 2; }
 name=$(basename "$log")
 
-# Report titles, after the optional printk time stamp.
-bad='^(\[ *[0-9]+\.[0-9]+\] )?(WARNING:|BUG:|Oops|Kernel panic|kernel BUG|INFO: |general protection fault|UBSAN:|KASAN:|KFENCE:|DEBUG_LOCKS_WARN_ON|watchdog: BUG|RCU detected|Unable to handle)'
+# Report titles, after the optional printk time stamp.  lockdep prints one
+# of them in brackets: "[ BUG: Invalid wait context ]".
+bad='^(\[ *[0-9]+\.[0-9]+\] )?(WARNING:|BUG:|\[ BUG:|Oops|Kernel panic|kernel BUG|INFO: |general protection fault|UBSAN:|KASAN:|KFENCE:|DEBUG_LOCKS_WARN_ON|watchdog: BUG|RCU detected|Unable to handle)'
 fail=0
 declare -A seen=()
 while IFS=: read -r lineno text; do

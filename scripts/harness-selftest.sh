@@ -22,6 +22,8 @@ printf '[    5.000000] ======================================================\r\
 cp "$tmp/circular.log" "$tmp/two.log"
 printf '[    6.000000] BUG: sleeping function called from invalid context at x.c:1\r\n' >>"$tmp/two.log"
 printf 'Kernel panic - not syncing: Attempted to kill init!\n' >"$tmp/panic.log"
+cp "$tmp/clean.log" "$tmp/wait.log"
+printf '[    7.000000] [ BUG: Invalid wait context ]\r\n' >>"$tmp/wait.log"
 C="WARNING: possible circular locking dependency detected"
 
 t "console-scan: a clean log passes" 0 ./console-scan.sh "$tmp/clean.log"
@@ -32,6 +34,8 @@ t "console-scan: a required report that is missing fails" 1 ./console-scan.sh --
 t "console-scan: another title is not the declared one" 1 ./console-scan.sh --expect "WARNING: possible recursive locking detected" "$tmp/circular.log"
 t "console-scan: a panic without time stamp fails" 1 ./console-scan.sh "$tmp/panic.log"
 t "console-scan: --warn-only never fails" 0 ./console-scan.sh --warn-only "$tmp/two.log"
+t "console-scan: lockdep's bracketed '[ BUG: ...]' title is a report" 1 ./console-scan.sh "$tmp/wait.log"
+t "console-scan: a declared bracketed title passes" 0 ./console-scan.sh --expect "[ BUG: Invalid wait context ]" --require-expected "$tmp/wait.log"
 
 printf 'KTAP version 1\n1..2\nok 1 a\nok 2 b # SKIP no\n' >"$tmp/good.ktap"
 printf 'KTAP version 1\n1..2\nok 1 a\nnot ok 2 b\n' >"$tmp/notok.ktap"

@@ -83,6 +83,17 @@ guest_suites() {
 	suite_ktap "guest-default ($((b1 - b0))s boot+tests)" "$T/guest-default.ktap" $rc
 	[ $rc = 0 ] || tail -n 5 "$T/guest-default.out" | sed 's/^/          /'
 
+	echo "lockdep conformance suite (one boot per reporting scenario)"
+	scripts/conformance.sh --out "$T/conformance" >"$T/conformance.ktap" 2>"$T/conformance.err"
+	rc=$?
+	suite_ktap conformance "$T/conformance.ktap" $rc
+	grep -h 'took\|wall' "$T/conformance.ktap" "$T/conformance.err" | tail -n 1 | sed 's/^#* */          /'
+	[ $rc = 0 ] || tail -n 10 "$T/conformance.err" | sed 's/^/          /'
+	# the suite can fail: a swapped title, a wrong graph check, a silent
+	# boot that reports must each turn it red
+	scripts/conformance.sh --prove-red --out "$T/conformance-red" >"$T/conformance-red.ktap" 2>"$T/conformance-red.err"
+	suite_ktap "conformance --prove-red" "$T/conformance-red.ktap" $?
+
 	echo "harness: run-qemu.sh and the console scan"
 	expect_rc "a failing guest check makes --test fail" 1 \
 		$RQ --test --out "$T/harness-fail" harness-fail
