@@ -161,7 +161,9 @@ step() {
 		cat /proc/sys/kernel/osrelease >$d/osrelease
 		if have_export; then
 			mkdir -p $d/export/lockdep
-			for f in $X/*; do cat $f >$d/export/lockdep/${f##*/}; done
+			for f in classes deps traces usage chains stats; do
+				cat $X/$f >$d/export/lockdep/$f || return 1
+			done
 		fi ;;
 	selftests-passed)
 		dmesg | grep -q 'Good, all [0-9]* testcases passed' ||
