@@ -141,6 +141,19 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a);
 int cmd_help(struct ctx *ctx, struct cmd_args *a);
 int cmd_quit(struct ctx *ctx, struct cmd_args *a);
 int cmd_planned(struct ctx *ctx, struct cmd_args *a);
+/* issue 6 */
+int cmd_why(struct ctx *ctx, struct cmd_args *a);
+int cmd_path(struct ctx *ctx, struct cmd_args *a);
+int cmd_cycles(struct ctx *ctx, struct cmd_args *a);
+int cmd_irq_check(struct ctx *ctx, struct cmd_args *a);
+int cmd_diff(struct ctx *ctx, struct cmd_args *a);
+int cmd_report(struct ctx *ctx, struct cmd_args *a);
+int cmd_merge(struct ctx *ctx, struct cmd_args *a);
+/* dot --path/--cycle/--report (dot_focus.c), with cmd_dot.c's styles */
+int dot_focus(struct ctx *ctx, struct cmd_args *a, const char *path_from,
+	      const char *cycle, const char *report, const char *log);
+const char *node_attrs(const struct ld_class *c);
+const char *edge_attrs(const struct ld_dep *d);
 
 /* REPL (repl.c, the only user of readline) */
 int repl_run(struct ctx *ctx);

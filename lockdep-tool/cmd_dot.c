@@ -10,7 +10,7 @@
 
 #include "cmd.h"
 
-enum { O_DEPTH, O_REVERSE, O_FORWARD };
+enum { O_DEPTH, O_REVERSE, O_FORWARD, O_PATH, O_CYCLE, O_REPORT, O_LOG };
 
 static const struct {
 	const char *kind, *attrs;
@@ -23,7 +23,7 @@ static const struct {
 	{ "unknown", "fillcolor=\"#ffffff\", style=\"filled,dashed\"" },
 };
 
-static const char *node_attrs(const struct ld_class *c)
+const char *node_attrs(const struct ld_class *c)
 {
 	const char *k = class_irq_kind(c);
 	unsigned int i;
@@ -34,7 +34,7 @@ static const char *node_attrs(const struct ld_class *c)
 	return colours[5].attrs;
 }
 
-static const char *edge_attrs(const struct ld_dep *d)
+const char *edge_attrs(const struct ld_dep *d)
 {
 	if (!d->type_known)
 		return "color=\"#808080\"";
@@ -88,6 +88,13 @@ int cmd_dot(struct ctx *ctx, struct cmd_args *a)
 
 	if (!opt_uint(ctx, a, O_DEPTH, "depth", 1000, &depth, &ret))
 		return ret;
+	if (a->set[O_PATH] || a->set[O_CYCLE] || a->set[O_REPORT] ||
+	    a->set[O_LOG]) {
+		if (a->set[O_DEPTH] || a->set[O_REVERSE] || a->set[O_FORWARD])
+			return usage_error(ctx, "--depth, --reverse and --forward do not go with --path, --cycle or --report");
+		return dot_focus(ctx, a, a->val[O_PATH], a->val[O_CYCLE],
+				 a->val[O_REPORT], a->val[O_LOG]);
+	}
 	if (a->set[O_REVERSE] && a->set[O_FORWARD])
 		return usage_error(
 			ctx, "--reverse and --forward exclude each other");

@@ -78,11 +78,17 @@ void print_help(FILE *f, const struct cmd_entry *cmd)
 		if (!(cmd_table[i].flags & CMD_PLANNED))
 			fprintf(f, "  %-10s %s\n", cmd_table[i].name,
 				cmd_table[i].summary);
-	fputs("planned (not implemented yet):", f);
 	for (i = 0; i < cmd_table_size; i++)
 		if (cmd_table[i].flags & CMD_PLANNED)
-			fprintf(f, " %s", cmd_table[i].name);
-	fputs("\n\nA command may be abbreviated to a unique prefix.  CLASS is a class name as\n"
+			break;
+	if (i < cmd_table_size) {	/* issue 6: none are left */
+		fputs("planned (not implemented yet):", f);
+		for (i = 0; i < cmd_table_size; i++)
+			if (cmd_table[i].flags & CMD_PLANNED)
+				fprintf(f, " %s", cmd_table[i].name);
+		fputc('\n', f);
+	}
+	fputs("\nA command may be abbreviated to a unique prefix.  CLASS is a class name as\n"
 	      "the kernel prints it (with #N and /N), or @ID.  'help COMMAND' for details.\n"
 	      "Global options: -j/--json, -p/--pretty, -s/--snapshot PATH.\n"
 	      "Exit codes: 0 ok, 1 problems found, 2 usage, 3 data or I/O error.\n",

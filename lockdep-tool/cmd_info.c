@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "merge.h"
 
 static const struct {
 	const char *name, *missing;
@@ -77,6 +78,13 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 			jw_obj_end(&w);
 		}
 		jw_arr_end(&w);
+		if (m->merge) {		/* issue 6: a union's snapshots */
+			jw_key(&w, "snapshots");
+			jw_arr_start(&w);
+			for (i = 0; i < m->merge->nr_src; i++)
+				jw_str(&w, m->merge->src[i]);
+			jw_arr_end(&w);
+		}
 		jw_kint(&w, "classes", m->nr_classes);
 		jw_kint(&w, "dependencies", m->nr_deps);
 		jw_kint(&w, "chains", m->nr_chains);
@@ -116,6 +124,9 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 			m->sections[i].len, m->sections[i].path,
 			m->sections[i].used ? "" : "  (not used)");
 	}
+	for (i = 0; m->merge && i < m->merge->nr_src; i++)	/* issue 6 */
+		fprintf(f, "  snapshot %u: %s (see 'merge')\n", i + 1,
+			m->merge->src[i]);
 	fprintf(f,
 		"classes %u, dependencies %u, chains %u, traces %u, lock_stat entries %u\n",
 		m->nr_classes, m->nr_deps, m->nr_chains, m->nr_traces,

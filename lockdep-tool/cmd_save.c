@@ -16,6 +16,10 @@ int cmd_save(struct ctx *ctx, struct cmd_args *a)
 	FILE *f;
 	int ret;
 
+	if (ctx->m->merge)	/* issue 6: a union has no files of its own */
+		return usage_error(
+			ctx,
+			"a union of snapshots cannot be saved: save each one and pass them all with -s");
 	if (to_stdout && ctx->json)
 		return usage_error(
 			ctx,

@@ -68,11 +68,53 @@ static const struct cmd_opt dot_opts[] = {
 	  "only the classes held when CLASS is taken" },
 	{ "forward", 'f', NULL, NULL,
 	  "only the classes taken while CLASS is held" },
+	/* issue 6 (dot_focus.c) */
+	{ "path", 0, "A", NULL,
+	  "the shortest path from A to CLASS: dot --path A B" },
+	{ "cycle", 0, "ID", NULL,
+	  "one cycle: its id from 'cycles', or \"A -> B -> C\"" },
+	{ "report", 0, "N", NULL,
+	  "the classes and hops of report N of the kernel log (see 'report')" },
+	{ "log", 0, "FILE", NULL,
+	  "with --report: read this log instead of the kernel's" },
 	{ NULL }
 };
 static const struct cmd_opt path_opts[] = {
 	{ "all", 'a', NULL, NULL, "every path, bounded by --max" },
-	{ "max", 0, "N", NULL, "at most N paths" },
+	{ "max", 0, "N", NULL, "at most N paths (default 20)" },
+	{ "length", 0, "N", NULL, "with --all: at most N hops" },
+	{ NULL }
+};
+static const struct cmd_opt why_opts[] = {
+	{ "max", 0, "N", NULL, "list at most N chains (default 10)" },
+	{ NULL }
+};
+static const struct cmd_opt cycles_opts[] = {
+	{ "max", 0, "N", NULL, "at most N cycles (default 100, 0: no limit)" },
+	{ "length", 0, "N", NULL, "only cycles of at most N classes" },
+	{ "weak", 'w', NULL, NULL,
+	  "also list cycles that are not deadlocks (recursive reads)" },
+	{ "brief", 'b', NULL, NULL, "no stacks" },
+	{ NULL }
+};
+static const struct cmd_opt irq_check_opts[] = {
+	{ "max", 0, "N", NULL,
+	  "list at most N safe -> unsafe pairs (default 20, 0: all)" },
+	{ "brief", 'b', NULL, NULL, "no stacks" },
+	{ NULL }
+};
+static const struct cmd_opt diff_opts[] = {
+	{ "max", 0, "N", NULL, "list at most N items per section (default 50)" },
+	{ "brief", 'b', NULL, NULL, "no stacks" },
+	{ NULL }
+};
+static const struct cmd_opt report_opts[] = {
+	{ "brief", 'b', NULL, NULL, "no stacks" },
+	{ NULL }
+};
+static const struct cmd_opt merge_opts[] = {
+	{ "all", 'a', NULL, NULL,
+	  "list every class, not only those not matched by exact name" },
 	{ NULL }
 };
 
@@ -100,9 +142,9 @@ const struct cmd_entry cmd_table[] = {
 	  "lock contention statistics (CONFIG_LOCK_STAT)",
 	  "Prints /proc/lock_stat joined to the classes: full class names instead of the kernel's 37-character cut, times in microseconds.  Rows whose cut name fits several classes are marked ambiguous.",
 	  ARG_NONE, CMD_NEEDS_MODEL, lockstat_opts, cmd_lockstat },
-	{ "dot", NULL, 0, 1, "[CLASS] [--depth N] [--reverse|--forward]",
+	{ "dot", NULL, 0, 1, "[CLASS] [--depth N] [--reverse|--forward] | --path A B | --cycle ID | --report N [--log FILE]",
 	  "Graphviz picture of the graph or of a class's neighbourhood",
-	  "Writes a DOT digraph of the whole graph, or of the classes within N dependencies of CLASS in both directions: nodes are classes (ids c<N>, names in labels), coloured by irq usage (red hardirq-safe, orange softirq-safe, blue irq-unsafe, grey used in process context only, white unused, dashed border when unknown); edges are dependencies, solid for exclusive (EN), dashed for ER/SN, dotted for shared-recursive (SR) only, grey where the type is unknown.  The output is sorted: the same input gives the same bytes.",
+	  "Writes a DOT digraph of the whole graph, or of the classes within N dependencies of CLASS in both directions: nodes are classes (ids c<N>, names in labels), coloured by irq usage (red hardirq-safe, orange softirq-safe, blue irq-unsafe, grey used in process context only, white unused, dashed border when unknown); edges are dependencies, solid for exclusive (EN), dashed for ER/SN, dotted for shared-recursive (SR) only, grey where the type is unknown.  The output is sorted: the same input gives the same bytes.  With --path A B, --cycle ID or --report N: only the classes and dependencies of that path (as 'path' finds it), cycle (as 'cycles' names it) or report (as 'report' numbers it; a class the model lacks is coloured by the usage characters the report printed).",
 	  ARG_CLASS, CMD_NEEDS_MODEL, dot_opts, cmd_dot },
 	{ "save", NULL, 1, 1, "FILE", "write a snapshot file",
 	  "Writes every file that was read, verbatim, with the kernel release, capture time and source paths, to FILE (\"-\" for standard output).  Saving a loaded snapshot reproduces it byte for byte.",
@@ -113,25 +155,35 @@ const struct cmd_entry cmd_table[] = {
 	{ "help", NULL, 0, 1, "[COMMAND]", "list commands, or describe one",
 	  "Without an argument lists the commands; with one, prints its usage and options.",
 	  ARG_COMMAND, 0, NULL, cmd_help },
-	/* issue 6: in the table so that prefixes stay stable */
-	{ "why", NULL, 2, 2, "A B",
-	  "explain the dependencies from A to B (planned)",
-	  "Not implemented yet.", ARG_CLASS, CMD_PLANNED, NULL, cmd_planned },
-	{ "path", NULL, 2, 2, "A B [--all] [--max N]",
-	  "shortest dependency path from A to B (planned)",
-	  "Not implemented yet.", ARG_CLASS, CMD_PLANNED, path_opts,
-	  cmd_planned },
-	{ "cycles", NULL, 0, 0, "", "lock-order cycles (planned)",
-	  "Not implemented yet.", ARG_NONE, CMD_PLANNED, NULL, cmd_planned },
-	{ "irq-check", NULL, 0, 0, "", "irq-safe to irq-unsafe paths (planned)",
-	  "Not implemented yet.", ARG_NONE, CMD_PLANNED, NULL, cmd_planned },
-	{ "diff", NULL, 1, 2, "OLD [NEW]", "compare two snapshots (planned)",
-	  "Not implemented yet.", ARG_FILE, CMD_PLANNED, NULL, cmd_planned },
-	{ "report", NULL, 0, 1, "[FILE]",
-	  "parse lockdep reports from a log (planned)", "Not implemented yet.",
-	  ARG_FILE, CMD_PLANNED, NULL, cmd_planned },
-	{ "merge", NULL, 1, 1, "FILE", "union of several snapshots (planned)",
-	  "Not implemented yet.", ARG_FILE, CMD_PLANNED, NULL, cmd_planned },
+	/* issue 6 */
+	{ "why", NULL, 2, 2, "A B [--max N]",
+	  "why B can be taken while A is held",
+	  "Lists every dependency A -> B lockdep recorded, with its type (SR/ER/SN/EN), distance and the stack that created it, and the chains holding both; without a direct dependency, the shortest path with each hop's stack.  On stock /proc files (no stacks, no types) it says what is missing.  Exit 0 when A -> B is explained, 1 when lockdep knows no such order.",
+	  ARG_CLASS, CMD_NEEDS_MODEL, why_opts, cmd_why },
+	{ "path", NULL, 2, 2, "A B [--all] [--max N] [--length N]",
+	  "shortest dependency path from A to B",
+	  "Prints the shortest chain of dependencies A -> ... -> B with each hop's stack; with --all every simple path, shortest first, at most --max.  Where dependency types are known, paths follow lockdep's strong-path rule: a hop that can only end in a recursive read (-(*R)->) is never followed by one that can only start from a shared holder (-(S*)->); a path that exists only against that rule is shown as weak.  Types unknown (stock /proc) count as all four, so every path is strong.  Exit 0 when a (strong) path exists, 1 otherwise.",
+	  ARG_CLASS, CMD_NEEDS_MODEL, path_opts, cmd_path },
+	{ "cycles", NULL, 0, 0, "[--max N] [--length N] [--weak] [--brief]",
+	  "lock-order cycles (possible deadlocks)",
+	  "Finds the strongly connected components of the dependency graph, then enumerates their simple cycles (bounded by --max, --length and a work limit).  Each cycle is reported once under a canonical id: its class names rotated to start at the smallest, hashed (cycle-XXXXXXXX); 'report' gives a circular-dependency report the same id.  Where types are known only strong cycles are deadlocks (the rule of 'path'); the others are counted, and listed with --weak.  One boot's graph has no deadlock cycle, since lockdep refuses the dependency that closes one: give several snapshots (-s A -s B) to find inversions no single boot saw.  Exit 1 when a cycle is found.",
+	  ARG_NONE, CMD_NEEDS_MODEL, cycles_opts, cmd_cycles },
+	{ "irq-check", NULL, 0, 0, "[--max N] [--brief]",
+	  "paths from irq-safe to irq-unsafe classes",
+	  "Reports every pair of a hardirq-safe and a hardirq-unsafe class (and softirq-safe, softirq-unsafe) joined by a strong path, read variants included as lockdep's check_irq_usage() takes them: a read-safe class counts when the path can start with it held exclusively, a read-unsafe class when the path reaches it non-recursively; classes that are not normal locks (local_lock, wait-type overrides) are left out.  Each pair comes with its shortest path and where the classes became safe and unsafe.  Also lists classes that are both safe and unsafe for one irq (possible in a union of snapshots).  Exit 1 when anything is found.",
+	  ARG_NONE, CMD_NEEDS_MODEL, irq_check_opts, cmd_irq_check },
+	{ "diff", NULL, 1, 2, "OLD [NEW] [--max N] [--brief]",
+	  "what changed between two snapshots",
+	  "Compares OLD with NEW (default: the current source, -s or the live kernel): classes added and removed, matched across boots as 'merge' explains, with the base names whose number of classes moved (a class leak); dependencies added, with their stacks, and removed; usage-bit transitions; chains per irq context; counters; lock_stat.  Exit 1 when anything differs.",
+	  ARG_FILE, 0, diff_opts, cmd_diff },
+	{ "report", NULL, 0, 1, "[FILE] [--brief]",
+	  "lockdep reports in a kernel log, as records",
+	  "Parses every lockdep report in FILE (default: the kernel log; - for standard input): circular dependency, recursive locking, inconsistent lock state, safe -> unsafe order, irq lock inversion, invalid wait context, bad unlock balance, held lock freed, lock held at exit to user space, locks still held, nested lock not taken, bad contention, chain_key collision, suspicious RCU usage and the BUG: MAX_... too low! capacity reports.  Timestamps, log levels, caller ids, journal prefixes, > quoting, [inline] and file:line frames are understood.  A circular report lists the cycle in forward order with the stack of each hop and gets the canonical id of 'cycles'.  With -s each class is linked to the model.  Exit 1 when a report is found.",
+	  ARG_FILE, 0, report_opts, cmd_report },
+	{ "merge", NULL, 0, MAX_SNAPSHOTS, "[PATH...] [--all]",
+	  "the union of several snapshots, and how it matched classes",
+	  "Every command runs on the union when -s is given more than once; this one shows how classes were matched across boots: by base name and subclass, then by key symbol where the export gives one (within one release), then, for the only class of that name on each side, whatever its #N (realigned); among several classes of one name, by the dependencies they share, else by #N order (a guess, counted).  Lists each class whose printed name or match is not exact (--all: every class).  It can be wrong where only #N order decided, for a class renamed between kernel versions, for a class whose own name ends in #N or /N (/proc cannot tell), and between classes of dynamic keys that share a name and their dependencies.  Dependencies are merged per pair of classes (types or-ed, the first stack kept, where each was seen shown by the analysis commands); counters and lock_stat are not combined, and a union cannot be saved (save each snapshot).",
+	  ARG_FILE, 0, merge_opts, cmd_merge },
 	{ "quit", "exit", 0, 0, "", "leave the interactive shell",
 	  "Leaves the interactive shell (end of input does too).", ARG_NONE,
 	  CMD_REPL_ONLY, NULL, cmd_quit },

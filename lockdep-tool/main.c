@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "merge.h"
 
 static const char *batch_where; /* "<stdin>:N" while in batch mode */
 
@@ -78,11 +79,10 @@ int ctx_model(struct ctx *ctx)
 
 	if (ctx->m)
 		return EXIT_OK;
-	if (ctx->nr_snapshots > 1) {
-		err_msg("several snapshots: merging is not implemented yet");
-		return EXIT_USAGE;
-	}
-	if (ctx->nr_snapshots == 1)
+	if (ctx->nr_snapshots > 1)	/* the union: merge.h */
+		ret = ld_load_merged(&ctx->m, ctx->snapshots,
+				     ctx->nr_snapshots, &d);
+	else if (ctx->nr_snapshots == 1)
 		ret = ld_load_path(&ctx->m, ctx->snapshots[0], &d);
 	else
 		ret = ld_load_live(&ctx->m, ctx->root, 5, &d);

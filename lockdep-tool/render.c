@@ -125,10 +125,8 @@ const char *class_irq_kind(const struct ld_class *c)
 
 const char *irq_ctx_word(unsigned int ctx)
 {
-	static const char *const s[4] = { "process", "hardirq", "softirq",
-					  "hardirq|softirq" };
-
-	return s[ctx & 3];
+	/* ld_irq_ctx_str() spells process context "0", as /proc does */
+	return (ctx & 3) ? ld_irq_ctx_str(ctx) : "process";
 }
 
 void json_trace(struct jw *w, const struct ld_model *m, uint32_t t)

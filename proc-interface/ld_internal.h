@@ -9,6 +9,9 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "lockdep_model.h"
 
@@ -35,8 +38,57 @@ struct ld_lines {
 
 void ld_lines_init(struct ld_lines *l, const char *file, unsigned long base,
 		   const char *data, size_t len);
+
+/*
+ * The first '\n' in [p, end), or NULL.  Lockdep's lines are short (40
+ * bytes on average) and there are millions of them: the first 64 bytes are
+ * searched inline, 16 at a time, the rest by memchr().  Never reads
+ * outside [p, end).
+ */
+static inline const char *ld_find_nl(const char *p, const char *end)
+{
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+	const char *stop = end - p > 64 ? p + 64 : end;
+
+	for (; stop - p >= 16; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)p);
+		unsigned int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(v, nl));
+
+		if (mask)
+			return p + __builtin_ctz(mask);
+	}
+#endif
+	return p < end ? memchr(p, '\n', end - p) : NULL;
+}
+
 /* Returns false at the end; *line is not NUL-terminated. */
-bool ld_lines_next(struct ld_lines *l, const char **line, size_t *len);
+static inline bool ld_lines_next(struct ld_lines *l, const char **line,
+				 size_t *len)
+{
+	const char *nl;
+	size_t n;
+
+	if (l->p >= l->end)
+		return false;
+	nl = ld_find_nl(l->p, l->end);
+	*line = l->p;
+	if (nl) {
+		n = nl - l->p;
+		l->p = nl + 1;
+		l->last_unterminated = false;
+	} else {
+		n = l->end - l->p;
+		l->p = l->end;
+		l->last_unterminated = true;
+	}
+	/* Serial consoles and some copies use CR LF. */
+	if (n && (*line)[n - 1] == '\r')
+		n--;
+	*len = n;
+	l->lineno++;
+	return true;
+}
 
 /* "file:line: " + fmt, into d.  Returns -EINVAL for convenience. */
 int ld_diag(struct ld_diag *d, const struct ld_lines *l, const char *fmt, ...)
@@ -50,19 +102,155 @@ const char *ld_quote(const char *s, size_t len, char *buf, size_t size);
 int ld_warn(struct ld_model *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Number scanning: advance *p; return false on no digits or overflow. */
-bool ld_scan_u64(const char **p, const char *end, uint64_t *v);
+/*
+ * Number scanning: advance *p; return false on no digits or overflow.
+ * Inline, as the parsers' inner loops call them millions of times.
+ */
+bool ld_scan_u64_slow(const char **p, const char *end, uint64_t *v);
 bool ld_scan_i64(const char **p, const char *end, int64_t *v);
-bool ld_scan_hex(const char **p, const char *end, uint64_t *v);
+
+static inline bool ld_is_digit(char c)
+{
+	return (unsigned char)(c - '0') < 10;
+}
+
+static inline bool ld_scan_u64(const char **p, const char *end, uint64_t *v)
+{
+	const char *s = *p, *stop = end - s > 19 ? s + 19 : end;
+	uint64_t x = 0;
+
+	/* 19 digits cannot overflow; longer numbers take the slow path */
+	while (s < stop && ld_is_digit(*s))
+		x = x * 10 + (*s++ - '0');
+	if (s == *p)
+		return false;
+	if (s == stop && s < end && ld_is_digit(*s))
+		return ld_scan_u64_slow(p, end, v);
+	*p = s;
+	*v = x;
+	return true;
+}
+
+/* hex digit value plus one; 0 for every other character */
+extern const unsigned char ld_hex_tab[256];
+
+/*
+ * 16 hex digits at @s (%p, chain keys) to a number in a few instructions;
+ * false if any of them is not a hex digit.  Reads exactly 16 bytes.
+ */
+#ifdef __SSE2__
+static inline bool ld_hex16(const char *s, uint64_t *v)
+{
+	const __m128i c = _mm_loadu_si128((const __m128i *)s);
+	const __m128i lc = _mm_or_si128(c, _mm_set1_epi8(0x20));
+	__m128i dig, let, nib;
+	uint64_t w[2];
+	unsigned int i;
+
+	dig = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
+			    _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
+	let = _mm_and_si128(_mm_cmpgt_epi8(lc, _mm_set1_epi8('a' - 1)),
+			    _mm_cmplt_epi8(lc, _mm_set1_epi8('f' + 1)));
+	if (_mm_movemask_epi8(_mm_or_si128(dig, let)) != 0xffff)
+		return false;
+	/* the digit's value in each byte, first digit in the lowest */
+	nib = _mm_add_epi8(_mm_and_si128(c, _mm_set1_epi8(0x0f)),
+			   _mm_and_si128(let, _mm_set1_epi8(9)));
+	_mm_storeu_si128((__m128i *)w, nib);
+	for (i = 0; i < 2; i++) {
+		uint64_t x = w[i];
+
+		/* pairs of nibbles, then of bytes, then of 16-bit halves */
+		x = ((x << 4) + (x >> 8)) & 0x00ff00ff00ff00ffULL;
+		x = ((x << 8) + (x >> 16)) & 0x0000ffff0000ffffULL;
+		w[i] = ((x << 16) + (x >> 32)) & 0xffffffffULL;
+	}
+	*v = w[0] << 32 | w[1];
+	return true;
+}
+#else
+static inline bool ld_hex16(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+	unsigned int i, h;
+
+	for (i = 0; i < 16; i++) {
+		h = ld_hex_tab[(unsigned char)s[i]];
+		if (!h)
+			return false;
+		x = x << 4 | (h - 1);
+	}
+	*v = x;
+	return true;
+}
+#endif
+
+static inline bool ld_scan_hex(const char **p, const char *end, uint64_t *v)
+{
+	const char *s = *p, *stop = end - s > 17 ? s + 17 : end;
+	uint64_t x = 0;
+	unsigned int h;
+
+	/* the usual case: exactly 16 digits */
+	if (end - s >= 16 &&
+	    (end - s == 16 || !ld_hex_tab[(unsigned char)s[16]]) &&
+	    ld_hex16(s, v)) {
+		*p = s + 16;
+		return true;
+	}
+	while (s < stop && (h = ld_hex_tab[(unsigned char)*s])) {
+		x = x << 4 | (h - 1);
+		s++;
+	}
+	/* no digits, or more than 16 */
+	if (s == *p || s - *p > 16)
+		return false;
+	*p = s;
+	*v = x;
+	return true;
+}
+
 /* Whole token [s, s+len) as a decimal / 0x-hex number. */
-bool ld_tok_u64(const char *s, size_t len, uint64_t *v);
-bool ld_tok_hex(const char *s, size_t len, uint64_t *v);
-void ld_skip_spaces(const char **p, const char *end);
-bool ld_eat(const char **p, const char *end, const char *lit);
+static inline bool ld_tok_u64(const char *s, size_t len, uint64_t *v)
+{
+	const char *p = s;
+
+	return ld_scan_u64(&p, s + len, v) && p == s + len;
+}
+
+static inline bool ld_tok_hex(const char *s, size_t len, uint64_t *v)
+{
+	const char *p = s;
+
+	if (len < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return false;
+	p += 2;
+	return ld_scan_hex(&p, s + len, v) && p == s + len;
+}
+
+static inline void ld_skip_spaces(const char **p, const char *end)
+{
+	while (*p < end && **p == ' ')
+		(*p)++;
+}
+
+/* Consume the literal @lit (a string constant: strlen() folds). */
+static inline bool ld_eat(const char **p, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if ((size_t)(end - *p) < n || memcmp(*p, lit, n))
+		return false;
+	*p += n;
+	return true;
+}
 
 /* Decode C escapes (seq_escape_str) into the arena. */
 int ld_unescape(struct ld_arena *a, const char *s, size_t len,
 		struct ld_str *out);
+
+/* Release a section's data, malloc()ed or mapped (ld_section.mapped). */
+void ld_section_free_data(struct ld_section *s);
 
 /* Model building */
 struct ld_model *ld_model_new(void);
@@ -80,12 +268,46 @@ struct ld_map {
 	uint32_t *vals;
 	uint32_t mask;
 	uint32_t nr;
+	uint32_t *dense; /* ld_map_densify(): vals by key, keys < nr_dense */
+	uint32_t nr_dense;
 };
 int ld_map_init(struct ld_map *map, uint32_t expected);
 void ld_map_free(struct ld_map *map);
 /* Insert; if the key exists, its value is kept and *old set to it. */
 int ld_map_put(struct ld_map *map, uint64_t key, uint32_t val, uint32_t *old);
-uint32_t ld_map_get(const struct ld_map *map, uint64_t key);
+/*
+ * Kernel ids are small integers: when every key is below @limit, add a
+ * plain array indexed by key, which ld_map_get() then uses.  An
+ * optimisation only (nothing happens without memory or with larger keys);
+ * a later ld_map_put() drops the array.
+ */
+void ld_map_densify(struct ld_map *map, uint64_t limit);
+
+static inline uint32_t ld_hash64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ULL;
+	k ^= k >> 33;
+	return (uint32_t)k;
+}
+
+static inline uint32_t ld_map_get(const struct ld_map *map, uint64_t key)
+{
+	uint32_t i;
+
+	if (map->dense)
+		return key < map->nr_dense ? map->dense[key] : LD_NONE;
+	if (!map->keys)
+		return LD_NONE;
+	for (i = ld_hash64(key) & map->mask;; i = (i + 1) & map->mask) {
+		if (map->vals[i] == LD_NONE)
+			return LD_NONE;
+		if (map->keys[i] == key)
+			return map->vals[i];
+	}
+}
 
 uint32_t ld_hash_bytes(const char *s, size_t len);
 

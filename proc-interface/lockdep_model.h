@@ -123,10 +123,11 @@ struct ld_dep {
 	bool trace_known; /* false: source has no traces */
 };
 
+/* The kernel's mask: LOCK_CHAIN_SOFTIRQ_CONTEXT 1, _HARDIRQ_CONTEXT 2 */
 enum ld_irq_ctx {
 	LD_CTX_PROCESS = 0,
-	LD_CTX_HARDIRQ = 1,
-	LD_CTX_SOFTIRQ = 2,
+	LD_CTX_SOFTIRQ = 1,
+	LD_CTX_HARDIRQ = 2,
 };
 const char *ld_irq_ctx_str(unsigned int ctx); /* kernel's spelling */
 
@@ -205,10 +206,11 @@ struct ld_section {
 	char *name; /* "lockdep", "lockdep/classes", ... */
 	char *origin; /* file named in diagnostics */
 	char *path; /* path it was read from (saved) */
-	char *data;
+	char *data; /* malloc()ed, or mapped: see ld_section_free_data() */
 	size_t len;
 	unsigned long base_line; /* line offset within origin file */
 	bool used; /* understood by this version */
+	bool mapped; /* data is an mmap() of the file, read-only */
 };
 
 /* Which kinds of data the model has (unknown, not empty, when false). */
@@ -279,6 +281,8 @@ struct ld_model {
 	/* scratch for ld_fd_bd() */
 	uint32_t *bfs_queue, *bfs_seen, bfs_gen;
 	uint8_t *bfs_xr;
+	/* set when the model is a union of snapshots (merge.h); in arena */
+	const struct ld_merge_info *merge;
 };
 
 struct ld_diag {

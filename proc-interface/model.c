@@ -129,7 +129,7 @@ const char *ld_dep_type_str(unsigned int type, bool known, char *buf)
 
 const char *ld_irq_ctx_str(unsigned int ctx)
 {
-	static const char *const s[4] = { "0", "hardirq", "softirq",
+	static const char *const s[4] = { "0", "softirq", "hardirq",
 					  "hardirq|softirq" };
 
 	return s[ctx & 3];
@@ -178,7 +178,7 @@ void ld_model_free(struct ld_model *m)
 		free(m->sections[i].name);
 		free(m->sections[i].origin);
 		free(m->sections[i].path);
-		free(m->sections[i].data);
+		ld_section_free_data(&m->sections[i]);
 	}
 	free(m->sections);
 	for (i = 0; i < m->nr_warnings; i++)

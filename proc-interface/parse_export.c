@@ -107,16 +107,19 @@ static int ex_next(struct ex_file *f, const char **line, size_t *len,
 	return 0;
 }
 
-/* Next single-space separated token; false at the end of the line. */
-static bool tok(const char **p, const char *end, const char **ts, size_t *tl)
+/*
+ * Next single-space separated token; false at the end of the line.
+ * Tokens are a few characters long: a loop beats memchr() here.
+ */
+static inline bool tok(const char **p, const char *end, const char **ts,
+		       size_t *tl)
 {
-	const char *s = *p, *e;
+	const char *s = *p, *e = s;
 
 	if (s >= end)
 		return false;
-	e = memchr(s, ' ', end - s);
-	if (!e)
-		e = end;
+	while (e < end && *e != ' ')
+		e++;
 	*ts = s;
 	*tl = e - s;
 	*p = e < end ? e + 1 : end;
@@ -151,6 +154,34 @@ static bool tok_num(const char *s, size_t len, struct ld_num *n)
 			ret = ld_diag(d, &f.l, "missing field '%s'", what); \
 			goto out;                                           \
 		}                                                           \
+	} while (0)
+
+/*
+ * A token that is a decimal number, in one pass: tok() + ld_tok_u64() for
+ * the hot fields.  Leaves *p alone when the next token is anything else;
+ * the caller then takes the general path, which says what is wrong.
+ */
+static inline bool num_tok(const char **p, const char *end, const char **ts,
+			   size_t *tl, uint64_t *v)
+{
+	const char *q = *p;
+
+	if (!ld_scan_u64(&q, end, v) || (q < end && *q != ' '))
+		return false;
+	*ts = *p;
+	*tl = q - *p;
+	*p = q < end ? q + 1 : end;
+	return true;
+}
+
+/* A decimal field: bad fields get the messages of NEED_TOK / BAD_FIELD */
+#define NEED_NUM(what, bad, x)                                       \
+	do {                                                         \
+		if (!num_tok(&p, end, &ts, &tl, &(x))) {             \
+			NEED_TOK(what);                              \
+			if (!ld_tok_u64(ts, tl, &(x)))               \
+				BAD_FIELD(bad);                      \
+		}                                                    \
 	} while (0)
 
 #define BAD_FIELD(what)                                        \
@@ -321,6 +352,11 @@ static int parse_dep_type(const char *s, size_t len, uint8_t *type)
 	static const char *const names[4] = { "SR", "ER", "SN", "EN" };
 	const char *p = s, *end = s + len;
 
+	/* nearly always a single type, most often EN */
+	if (len == 2 && s[1] == 'N' && (s[0] == 'E' || s[0] == 'S')) {
+		*type = s[0] == 'E' ? LD_DEP_EN : LD_DEP_SN;
+		return 0;
+	}
 	*type = 0;
 	while (p < end) {
 		const char *bar = memchr(p, '|', end - p);
@@ -358,9 +394,7 @@ static int parse_traces(struct ld_model *m, const struct ld_section *s,
 		uint64_t id, frame;
 		uint32_t old;
 
-		NEED_TOK("id");
-		if (!ld_tok_u64(ts, tl, &id))
-			BAD_FIELD("trace id");
+		NEED_NUM("id", "trace id", id);
 		if (id != last) {
 			if (ld_grow((void **)&m->traces, &m->alloc_traces,
 				    m->nr_traces, sizeof(*m->traces)))
@@ -380,23 +414,33 @@ static int parse_traces(struct ld_model *m, const struct ld_section *s,
 			last = id;
 		}
 		t = &m->traces[m->nr_traces - 1];
-		NEED_TOK("frame");
-		if (is_dash(ts, tl)) {
-			if (t->nr)
-				BAD_FIELD("frame");
-			continue; /* "<id> - -": empty trace */
+		if (num_tok(&p, end, &ts, &tl, &frame)) {
+			if (frame != t->nr)
+				BAD_FIELD("frame number");
+		} else {
+			NEED_TOK("frame");
+			if (is_dash(ts, tl)) {
+				if (t->nr)
+					BAD_FIELD("frame");
+				continue; /* "<id> - -": empty trace */
+			}
+			if (!ld_tok_u64(ts, tl, &frame) || frame != t->nr)
+				BAD_FIELD("frame number");
 		}
-		if (!ld_tok_u64(ts, tl, &frame) || frame != t->nr)
-			BAD_FIELD("frame number");
 		if (p >= end)
 			return ld_diag(d, &f.l, "missing field 'symbol'");
-		if (ld_grow((void **)&m->frames, &m->alloc_frames, m->nr_frames,
+		if (m->nr_frames >= m->alloc_frames &&
+		    ld_grow((void **)&m->frames, &m->alloc_frames, m->nr_frames,
 			    sizeof(*m->frames)))
 			return -ENOMEM;
-		ret = ld_unescape(m->arena, p, end - p,
-				  &m->frames[m->nr_frames]);
-		if (ret)
+		if (!memchr(p, '\\', end - p)) {
+			/* nothing to decode: point into the file (ld_str) */
+			m->frames[m->nr_frames].s = p;
+			m->frames[m->nr_frames].len = end - p;
+		} else if (ld_unescape(m->arena, p, end - p,
+				       &m->frames[m->nr_frames])) {
 			return ld_diag(d, &f.l, "bad escape in symbol");
+		}
 		m->nr_frames++;
 		t->nr++;
 	}
@@ -442,30 +486,27 @@ static int parse_deps(struct ld_model *m, const struct ld_section *s,
 		const char *p = line, *end = line + len;
 		struct ld_dep dep = { 0 };
 		uint64_t x;
-		bool bad;
 
-		NEED_TOK("from");
-		dep.from = ref_class(ids, ts, tl, &bad);
-		if (bad)
-			BAD_FIELD("class id");
-		NEED_TOK("to");
-		dep.to = ref_class(ids, ts, tl, &bad);
-		if (bad)
-			BAD_FIELD("class id");
-		NEED_TOK("distance");
-		if (!ld_tok_u64(ts, tl, &x) || !x || x > INT32_MAX)
+		NEED_NUM("from", "class id", x);
+		dep.from = ld_map_get(ids, x);
+		NEED_NUM("to", "class id", x);
+		dep.to = ld_map_get(ids, x);
+		NEED_NUM("distance", "distance", x);
+		if (!x || x > INT32_MAX)
 			BAD_FIELD("distance");
 		dep.distance = x;
 		NEED_TOK("type");
 		if (parse_dep_type(ts, tl, &dep.type))
 			BAD_FIELD("dependency type");
 		dep.type_known = true;
-		NEED_TOK("trace");
 		dep.trace = LD_NONE;
 		dep.trace_known = have_traces;
-		if (!is_dash(ts, tl)) {
-			if (!ld_tok_u64(ts, tl, &x))
+		if (!num_tok(&p, end, &ts, &tl, &x)) {
+			NEED_TOK("trace");
+			if (!is_dash(ts, tl) && !ld_tok_u64(ts, tl, &x))
 				BAD_FIELD("trace id");
+		}
+		if (!is_dash(ts, tl)) {
 			dep.trace = ld_map_get(tids, x);
 			if (dep.trace == LD_NONE && have_traces)
 				dangling++;
@@ -477,8 +518,11 @@ static int parse_deps(struct ld_model *m, const struct ld_section *s,
 			dangling++;
 			continue;
 		}
-		if (ld_add_dep(m, &dep))
+		if (m->nr_deps >= m->alloc_deps &&
+		    ld_grow((void **)&m->deps, &m->alloc_deps, m->nr_deps,
+			    sizeof(*m->deps)))
 			return -ENOMEM;
+		m->deps[m->nr_deps++] = dep;
 	}
 	if (ret < 0)
 		return ret;
@@ -570,47 +614,47 @@ static int parse_chains(struct ld_model *m, const struct ld_section *s,
 			return -ENOMEM;
 		ch = &m->chains[m->nr_chains];
 		memset(ch, 0, sizeof(*ch));
-		NEED_TOK("id");
-		if (!ld_tok_u64(ts, tl, &x))
-			BAD_FIELD("chain id");
+		NEED_NUM("id", "chain id", x);
 		ch->kid.v = x;
 		ch->kid.src = LD_SRC_EXPORT;
 		NEED_TOK("key");
 		if (!ld_tok_hex(ts, tl, &ch->key))
 			BAD_FIELD("chain key");
 		ch->key_known = true;
-		NEED_TOK("irq_context");
-		if (!ld_tok_u64(ts, tl, &x) || x > 3)
+		NEED_NUM("irq_context", "irq_context", x);
+		if (x > 3)
 			BAD_FIELD("irq_context");
 		ch->irq_context = x;
-		NEED_TOK("depth");
-		if (!ld_tok_u64(ts, tl, &depth) || depth > 1024)
+		NEED_NUM("depth", "depth", depth);
+		if (depth > 1024)
 			BAD_FIELD("depth");
 		ch->first = m->nr_chain_locks;
 		ch->read_known = true;
+		if (ld_grow((void **)&m->chain_locks, &m->alloc_chain_locks,
+			    m->nr_chain_locks + depth, sizeof(uint32_t)) ||
+		    ld_grow((void **)&m->chain_reads, &m->alloc_chain_reads,
+			    m->nr_chain_locks + depth, 1))
+			return -ENOMEM;
 		for (i = 0; i < depth; i++) {
-			const char *colon;
+			const char *colon = p;
 			uint32_t c;
-			bool bad;
 
-			NEED_TOK("locks");
-			colon = memchr(ts, ':', tl);
-			if (!colon || colon + 2 != ts + tl || colon[1] < '0' ||
-			    colon[1] > '2')
-				BAD_FIELD("chain element");
-			c = ref_class(ids, ts, colon - ts, &bad);
-			if (bad)
-				BAD_FIELD("chain element");
+			/* "<class id>:<0|1|2>", then ' ' or the end */
+			if (ld_scan_u64(&colon, end, &x) && end - colon >= 2 &&
+			    colon[0] == ':' && colon[1] >= '0' &&
+			    colon[1] <= '2' && (end - colon == 2 || colon[2] == ' ')) {
+				p = end - colon == 2 ? end : colon + 3;
+			} else {
+				NEED_TOK("locks");
+				colon = ts;
+				if (!ld_scan_u64(&colon, ts + tl, &x) ||
+				    colon + 2 != ts + tl || *colon != ':' ||
+				    colon[1] < '0' || colon[1] > '2')
+					BAD_FIELD("chain element");
+			}
+			c = ld_map_get(ids, x);
 			if (c == LD_NONE)
 				m->nr_unresolved++;
-			if (ld_grow((void **)&m->chain_locks,
-				    &m->alloc_chain_locks, m->nr_chain_locks,
-				    sizeof(uint32_t)))
-				return -ENOMEM;
-			if (ld_grow((void **)&m->chain_reads,
-				    &m->alloc_chain_reads, m->nr_chain_locks,
-				    1))
-				return -ENOMEM;
 			m->chain_locks[m->nr_chain_locks] = c;
 			m->chain_reads[m->nr_chain_locks++] = colon[1] - '0';
 		}
@@ -697,12 +741,20 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 			    d);
 	if (ret)
 		goto out;
+	/* ids index lock_classes[]: a plain array when they are small */
+	ld_map_densify(&ids, 4 * (uint64_t)m->nr_classes + 65536);
 	seen[LD_EX_CLASSES] = true;
 	if (files[LD_EX_TRACES]) {
 		ret = parse_traces(m, files[LD_EX_TRACES], &tids,
 				   &f[LD_EX_TRACES], d);
 		if (ret)
 			goto out;
+		/* offsets into stack_trace[], 2^19 entries by default */
+		ld_map_densify(&tids, 32 * (uint64_t)m->nr_traces + 65536 <
+						1u << 22 ?
+					      32 * (uint64_t)m->nr_traces +
+						      65536 :
+					      1u << 22);
 		seen[LD_EX_TRACES] = true;
 	}
 	if (files[LD_EX_DEPS]) {

@@ -43,6 +43,20 @@ static bool parse_key(const char *s, size_t len, uint64_t *key)
 	return ld_scan_hex(&p, s + len, key) && p == s + len;
 }
 
+/*
+ * "[key] name" with @tok just after the '[': the first ']' (NULL if none),
+ * and the key when the text before it is one.  Hex digits then ']' is the
+ * common case, scanned once.
+ */
+static const char *scan_key(const char *tok, const char *end, uint64_t *key,
+			    bool *known)
+{
+	const char *p = tok;
+
+	*known = ld_scan_hex(&p, end, key) && p < end && *p == ']';
+	return *known ? p : memchr(tok, ']', end - tok);
+}
+
 static uint32_t resolve_ref(struct ld_model *m, const struct ld_map *keys,
 			    const struct pending_ref *r)
 {
@@ -58,6 +72,39 @@ static uint32_t resolve_ref(struct ld_model *m, const struct ld_map *keys,
 	if (ld_find_class(m, r->name, r->len, ids, 2) == 1)
 		return ids[0];
 	return LD_NONE;
+}
+
+/*
+ * The usual reference line, "[<16 hex digits>] name\n" with @p at the '[',
+ * resolved without searching for the end of the line: the key names a
+ * class, and the class's name followed by the newline is what comes next.
+ * Returns that class and the start of the next line in *next.  LD_NONE
+ * when any of this does not hold (another key form, an unknown key, a name
+ * that differs, a CR LF line ending, no newline): then the caller takes
+ * the general path, which gives the same result for this fast one's lines.
+ */
+static uint32_t fast_ref(const struct ld_model *m, const struct ld_map *keys,
+			 const char *p, const char *end, const char **next)
+{
+	const struct ld_class *c;
+	const char *name = p + 19;
+	uint64_t key;
+	uint32_t id;
+
+	if (end - p < 20 || p[0] != '[' || p[17] != ']' || p[18] != ' ' ||
+	    !ld_hex16(p + 1, &key))
+		return LD_NONE;
+	id = ld_map_get(keys, key);
+	if (id == LD_NONE)
+		return LD_NONE;
+	c = &m->classes[id];
+	/* the general path strips a CR before the newline */
+	if ((size_t)(end - name) <= c->name.len || name[c->name.len] != '\n' ||
+	    (c->name.len && c->name.s[c->name.len - 1] == '\r') ||
+	    memcmp(name, c->name.s, c->name.len))
+		return LD_NONE;
+	*next = name + c->name.len + 1;
+	return id;
 }
 
 static int build_key_map(struct ld_model *m, struct ld_map *keys)
@@ -81,16 +128,20 @@ static int build_key_map(struct ld_model *m, struct ld_map *keys)
 	return 0;
 }
 
+/*
+ * Two passes: the first reads the classes and checks every line, the
+ * second resolves the dependencies, now that every class is known, in file
+ * order.  Cheaper than keeping a list of pending references: the lines are
+ * short and the second pass finds them in the cache.
+ */
 int ld_parse_proc_lockdep(struct ld_model *m, const struct ld_section *s,
 			  struct ld_diag *d)
 {
-	struct pending_ref *refs = NULL;
-	uint32_t nr_refs = 0, alloc_refs = 0, *ref_from = NULL;
-	uint32_t alloc_from = 0, cur = LD_NONE, i;
+	uint32_t nr_refs = 0, cur = LD_NONE, first = m->nr_classes, i;
 	int have_ops = -1, have_prove = -1, ret = 0;
 	struct ld_lines l;
 	struct ld_map keys = { 0 };
-	const char *line;
+	const char *line, *stop = s->data + s->len;
 	size_t len;
 	char q[LD_QBUF];
 
@@ -114,13 +165,12 @@ int ld_parse_proc_lockdep(struct ld_model *m, const struct ld_section *s,
 			m->partial = true;
 			ld_warn(m, "%s:%lu: truncated line ignored", l.file,
 				l.base + l.lineno);
+			stop = line;
 			break;
 		}
 		if (!len)
 			continue;
 		if (line[0] == ' ') {
-			struct pending_ref *r;
-
 			if (!ld_eat(&p, end, " -> ["))
 				goto bad_line;
 			if (cur == LD_NONE) {
@@ -128,7 +178,6 @@ int ld_parse_proc_lockdep(struct ld_model *m, const struct ld_section *s,
 					      "dependency before any class");
 				goto out;
 			}
-			tok = p;
 			p = memchr(p, ']', end - p);
 			if (!p || p + 1 >= end || p[1] != ' ') {
 				ret = ld_diag(
@@ -136,18 +185,7 @@ int ld_parse_proc_lockdep(struct ld_model *m, const struct ld_section *s,
 					"expected '[key] name' after '->'");
 				goto out;
 			}
-			if (ld_grow((void **)&refs, &alloc_refs, nr_refs,
-				    sizeof(*refs)) ||
-			    ld_grow((void **)&ref_from, &alloc_from, nr_refs,
-				    sizeof(*ref_from))) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			r = &refs[nr_refs];
-			r->key_known = parse_key(tok, p - tok, &r->key);
-			r->name = p + 2;
-			r->len = end - (p + 2);
-			ref_from[nr_refs++] = cur;
+			nr_refs++;
 			continue;
 		}
 
@@ -284,25 +322,57 @@ bad_line:
 		m->have.deps = true;
 	}
 
-	/* Resolve targets now that every class is known. */
+	/* Pass 2: resolve targets now that every class is known. */
 	ld_name_hash_build(m);
 	ret = build_key_map(m, &keys);
 	if (ret)
 		goto out;
-	for (i = 0; i < nr_refs; i++) {
-		struct ld_dep dep = { 0 };
+	if (nr_refs && ld_grow((void **)&m->deps, &m->alloc_deps,
+			       m->nr_deps + nr_refs, sizeof(*m->deps))) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ld_lines_init(&l, s->origin, s->base_line, s->data, s->len);
+	ld_lines_next(&l, &line, &len); /* "all lock classes:" */
+	cur = first;
+	i = 0;
+	while (i < nr_refs) {
+		struct ld_dep *dep;
+		struct pending_ref r;
+		const char *p, *next;
+		uint32_t to;
 
-		dep.from = ref_from[i];
-		dep.to = resolve_ref(m, &keys, &refs[i]);
-		if (dep.to == LD_NONE) {
+		if (stop - l.p > 4 && !memcmp(l.p, " -> ", 4) &&
+		    (to = fast_ref(m, &keys, l.p + 4, stop, &next)) != LD_NONE) {
+			l.p = next; /* the line was " -> [key] name" */
+			l.lineno++;
+		} else {
+			if (!ld_lines_next(&l, &line, &len) || line >= stop)
+				break;
+			if (!len)
+				continue;
+			if (line[0] != ' ') { /* a class line, added by pass 1 */
+				cur++;
+				continue;
+			}
+			/* pass 1 checked the syntax: " -> [" key "] " name */
+			p = scan_key(line + 5, line + len, &r.key,
+				     &r.key_known);
+			r.name = p + 2;
+			r.len = line + len - (p + 2);
+			to = resolve_ref(m, &keys, &r);
+		}
+		i++;
+		if (to == LD_NONE) {
 			m->nr_unresolved++;
 			continue;
 		}
-		dep.distance = 1;
-		dep.trace = LD_NONE;
-		ret = ld_add_dep(m, &dep);
-		if (ret)
-			goto out;
+		dep = &m->deps[m->nr_deps++];
+		memset(dep, 0, sizeof(*dep));
+		dep->from = cur - 1;
+		dep->to = to;
+		dep->distance = 1;
+		dep->trace = LD_NONE;
 	}
 	if (m->nr_unresolved)
 		ld_warn(m,
@@ -310,9 +380,19 @@ bad_line:
 			s->origin, m->nr_unresolved);
 out:
 	ld_map_free(&keys);
-	free(refs);
-	free(ref_from);
 	return ret;
+}
+
+static inline int add_chain_lock(struct ld_model *m, struct ld_chain *ch,
+				 uint32_t c)
+{
+	if (m->nr_chain_locks >= m->alloc_chain_locks &&
+	    ld_grow((void **)&m->chain_locks, &m->alloc_chain_locks,
+		    m->nr_chain_locks, sizeof(uint32_t)))
+		return -ENOMEM;
+	m->chain_locks[m->nr_chain_locks++] = c;
+	ch->depth++;
+	return 0;
 }
 
 int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
@@ -341,9 +421,24 @@ int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
 	if (ret)
 		goto out;
 
-	while (ld_lines_next(&l, &line, &len)) {
-		const char *p = line, *end = line + len;
+	for (;;) {
+		const char *p, *end, *next;
+		uint32_t c;
 
+		/* the usual lock line, taken without looking for its end */
+		if (ch && (c = fast_ref(m, &keys, l.p, l.end, &next)) != LD_NONE) {
+			l.p = next;
+			l.lineno++;
+			if (add_chain_lock(m, ch, c)) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			continue;
+		}
+		if (!ld_lines_next(&l, &line, &len))
+			break;
+		p = line;
+		end = line + len;
 		if (l.last_unterminated) {
 			m->partial = true;
 			ld_warn(m, "%s:%lu: truncated line ignored", l.file,
@@ -354,9 +449,36 @@ int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
 			ch = NULL;
 			continue;
 		}
+		/* most lines are locks: test for them first */
+		if (*p == '[') {
+			struct pending_ref r;
+
+			if (!ch) {
+				ret = ld_diag(
+					d, &l,
+					"lock line outside a chain (no 'irq_context:' before it)");
+				goto out;
+			}
+			p = scan_key(p + 1, end, &r.key, &r.key_known);
+			if (!p || p + 1 >= end || p[1] != ' ') {
+				ret = ld_diag(d, &l, "expected '[key] name'");
+				goto out;
+			}
+			r.name = p + 2;
+			r.len = end - (p + 2);
+			c = resolve_ref(m, &keys, &r);
+			if (c == LD_NONE)
+				unresolved++;
+			if (add_chain_lock(m, ch, c)) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			continue;
+		}
 		if (ld_eat(&p, end, "irq_context: ")) {
-			static const char *const ctx[] = { "0", "hardirq",
-							   "softirq",
+			/* indexed by the kernel's mask, as ld_irq_ctx */
+			static const char *const ctx[] = { "0", "softirq",
+							   "hardirq",
 							   "hardirq|softirq" };
 			unsigned int i;
 
@@ -379,38 +501,6 @@ int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
 			memset(ch, 0, sizeof(*ch));
 			ch->irq_context = i;
 			ch->first = m->nr_chain_locks;
-			continue;
-		}
-		if (*p == '[') {
-			struct pending_ref r;
-			const char *tok = ++p;
-			uint32_t c;
-
-			if (!ch) {
-				ret = ld_diag(
-					d, &l,
-					"lock line outside a chain (no 'irq_context:' before it)");
-				goto out;
-			}
-			p = memchr(p, ']', end - p);
-			if (!p || p + 1 >= end || p[1] != ' ') {
-				ret = ld_diag(d, &l, "expected '[key] name'");
-				goto out;
-			}
-			r.key_known = parse_key(tok, p - tok, &r.key);
-			r.name = p + 2;
-			r.len = end - (p + 2);
-			c = resolve_ref(m, &keys, &r);
-			if (c == LD_NONE)
-				unresolved++;
-			if (ld_grow((void **)&m->chain_locks,
-				    &m->alloc_chain_locks, m->nr_chain_locks,
-				    sizeof(uint32_t))) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			m->chain_locks[m->nr_chain_locks++] = c;
-			ch->depth++;
 			continue;
 		}
 		ret = ld_diag(

@@ -23,6 +23,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -39,7 +40,43 @@ static const char *const known_sections[] = {
 	"lockdep/chains",  "lockdep/stats",
 };
 
-static int read_all(const char *path, char **data, size_t *len,
+/*
+ * A regular file of MAP_MIN bytes or more is mapped rather than read when
+ * the caller allows it (@mapped not NULL): at full capacity lockdep's files
+ * are tens of MiB, and copying them into fresh memory costs more than
+ * parsing them.  The mapping is private and read-only (the parsers never
+ * write to a section) and not NUL-terminated.  As for any reader that maps
+ * files (git's packs), a file truncated by someone else while it is mapped
+ * would raise SIGBUS: snapshot copies are not rewritten in place, and the
+ * live files in /proc and debugfs (size 0) are always read.
+ */
+#define MAP_MIN (64 * 1024)
+
+static bool map_file(int fd, char **data, size_t *len)
+{
+	struct stat st;
+	void *p;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < MAP_MIN ||
+	    (uint64_t)st.st_size >= LD_MAX_FILE / 2)
+		return false;
+	p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
+		 0);
+	if (p == MAP_FAILED)
+		return false;
+	*data = p;
+	*len = st.st_size;
+	return true;
+}
+
+static void free_data(char *data, size_t len, bool mapped)
+{
+	struct ld_section s = { .data = data, .len = len, .mapped = mapped };
+
+	ld_section_free_data(&s);
+}
+
+static int read_all(const char *path, char **data, size_t *len, bool *mapped,
 		    struct ld_diag *d)
 {
 	size_t alloc = 65536, n = 0;
@@ -52,6 +89,13 @@ static int read_all(const char *path, char **data, size_t *len,
 		err = errno;
 		ld_diagf(d, "%s: %s", path, strerror(err));
 		return -err;
+	}
+	if (mapped) {
+		*mapped = map_file(fd, data, len);
+		if (*mapped) {
+			close(fd);
+			return 0;
+		}
 	}
 	buf = malloc(alloc);
 	if (!buf) {
@@ -98,7 +142,8 @@ static int read_all(const char *path, char **data, size_t *len,
 }
 
 static int add_section(struct ld_model *m, const char *name, const char *origin,
-		       char *data, size_t len, unsigned long base_line)
+		       char *data, size_t len, bool mapped,
+		       unsigned long base_line)
 {
 	struct ld_section *s;
 
@@ -119,6 +164,7 @@ static int add_section(struct ld_model *m, const char *name, const char *origin,
 	}
 	s->data = data;
 	s->len = len;
+	s->mapped = mapped;
 	s->base_line = base_line;
 	m->nr_sections++;
 	return 0;
@@ -135,7 +181,7 @@ static int add_section_copy(struct ld_model *m, const char *name,
 		return -ENOMEM;
 	memcpy(copy, data, len);
 	copy[len] = '\0';
-	ret = add_section(m, name, origin, copy, len, base_line);
+	ret = add_section(m, name, origin, copy, len, false, base_line);
 	if (ret)
 		free(copy);
 	return ret;
@@ -261,7 +307,7 @@ static char *read_release(const char *path)
 	struct ld_diag d;
 	size_t len;
 
-	if (read_all(path, &data, &len, &d))
+	if (read_all(path, &data, &len, NULL, &d))
 		return NULL;
 	nl = memchr(data, '\n', len);
 	if (nl)
@@ -329,18 +375,19 @@ static int read_optional(struct ld_model *m, const char *name, const char *path,
 {
 	char *data;
 	size_t len;
+	bool mapped;
 	int ret;
 
-	ret = read_all(path, &data, &len, d);
+	ret = read_all(path, &data, &len, &mapped, d);
 	if (ret == -ENOENT) {
 		d->msg[0] = '\0';
 		return 0;
 	}
 	if (ret)
 		return ret;
-	ret = add_section(m, name, path, data, len, 0);
+	ret = add_section(m, name, path, data, len, mapped, 0);
 	if (ret)
-		free(data);
+		free_data(data, len, mapped);
 	return ret;
 }
 
@@ -366,7 +413,7 @@ static void drop_sections(struct ld_model *m)
 		free(m->sections[i].name);
 		free(m->sections[i].origin);
 		free(m->sections[i].path);
-		free(m->sections[i].data);
+		ld_section_free_data(&m->sections[i]);
 	}
 	m->nr_sections = 0;
 }
@@ -531,6 +578,7 @@ int ld_load_path(struct ld_model **mp, const char *path, struct ld_diag *d)
 	const char *kind;
 	char *data;
 	size_t len;
+	bool mapped;
 	int ret;
 
 	d->msg[0] = '\0';
@@ -546,7 +594,7 @@ int ld_load_path(struct ld_model **mp, const char *path, struct ld_diag *d)
 		}
 		return finish_load(m, mp, d);
 	}
-	ret = read_all(path, &data, &len, d);
+	ret = read_all(path, &data, &len, &mapped, d);
 	if (ret) {
 		ld_model_free(m);
 		return ret;
@@ -554,7 +602,7 @@ int ld_load_path(struct ld_model **mp, const char *path, struct ld_diag *d)
 	if (len >= strlen(SNAP_MAGIC) &&
 	    !memcmp(data, SNAP_MAGIC, strlen(SNAP_MAGIC))) {
 		ret = ld_snapshot_parse(m, path, data, len, d);
-		free(data);
+		free_data(data, len, mapped);
 		if (ret) {
 			ld_model_free(m);
 			return ret;
@@ -563,7 +611,7 @@ int ld_load_path(struct ld_model **mp, const char *path, struct ld_diag *d)
 	}
 	kind = sniff(data, len);
 	if (!kind) {
-		free(data);
+		free_data(data, len, mapped);
 		ld_model_free(m);
 		return ld_diagf(
 			d,
@@ -571,9 +619,9 @@ int ld_load_path(struct ld_model **mp, const char *path, struct ld_diag *d)
 			path);
 	}
 	m->origin = strdup(path);
-	ret = add_section(m, kind, path, data, len, 0);
+	ret = add_section(m, kind, path, data, len, mapped, 0);
 	if (ret) {
-		free(data);
+		free_data(data, len, mapped);
 		ld_model_free(m);
 		return ret;
 	}

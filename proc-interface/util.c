@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "ld_internal.h"
 
@@ -99,6 +100,16 @@ int ld_grow(void **arr, uint32_t *alloc, uint32_t need, size_t size)
 	return 0;
 }
 
+void ld_section_free_data(struct ld_section *s)
+{
+	if (s->mapped && s->len)
+		munmap(s->data, s->len);
+	else
+		free(s->data);
+	s->data = NULL;
+	s->mapped = false;
+}
+
 void ld_lines_init(struct ld_lines *l, const char *file, unsigned long base,
 		   const char *data, size_t len)
 {
@@ -108,32 +119,6 @@ void ld_lines_init(struct ld_lines *l, const char *file, unsigned long base,
 	l->base = base;
 	l->file = file;
 	l->last_unterminated = false;
-}
-
-bool ld_lines_next(struct ld_lines *l, const char **line, size_t *len)
-{
-	const char *nl;
-	size_t n;
-
-	if (l->p >= l->end)
-		return false;
-	nl = memchr(l->p, '\n', l->end - l->p);
-	*line = l->p;
-	if (nl) {
-		n = nl - l->p;
-		l->p = nl + 1;
-		l->last_unterminated = false;
-	} else {
-		n = l->end - l->p;
-		l->p = l->end;
-		l->last_unterminated = true;
-	}
-	/* Serial consoles and some copies use CR LF. */
-	if (n && (*line)[n - 1] == '\r')
-		n--;
-	*len = n;
-	l->lineno++;
-	return true;
 }
 
 int ld_diag(struct ld_diag *d, const struct ld_lines *l, const char *fmt, ...)
@@ -216,23 +201,8 @@ int ld_warn(struct ld_model *m, const char *fmt, ...)
 	return 0;
 }
 
-void ld_skip_spaces(const char **p, const char *end)
-{
-	while (*p < end && **p == ' ')
-		(*p)++;
-}
-
-bool ld_eat(const char **p, const char *end, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	if ((size_t)(end - *p) < n || memcmp(*p, lit, n))
-		return false;
-	*p += n;
-	return true;
-}
-
-bool ld_scan_u64(const char **p, const char *end, uint64_t *v)
+/* The exact scanner, for numbers of 20 digits or more. */
+bool ld_scan_u64_slow(const char **p, const char *end, uint64_t *v)
 {
 	const char *s = *p;
 	uint64_t x = 0;
@@ -271,51 +241,15 @@ bool ld_scan_i64(const char **p, const char *end, int64_t *v)
 	return true;
 }
 
+const unsigned char ld_hex_tab[256] = {
+	['0'] = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+	['a'] = 11, 12, 13, 14, 15, 16,
+	['A'] = 11, 12, 13, 14, 15, 16,
+};
+
 static int hexval(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-bool ld_scan_hex(const char **p, const char *end, uint64_t *v)
-{
-	const char *s = *p;
-	uint64_t x = 0;
-	int n = 0, h;
-
-	while (s < end && (h = hexval(*s)) >= 0) {
-		if (++n > 16)
-			return false;
-		x = x << 4 | h;
-		s++;
-	}
-	if (!n)
-		return false;
-	*p = s;
-	*v = x;
-	return true;
-}
-
-bool ld_tok_u64(const char *s, size_t len, uint64_t *v)
-{
-	const char *p = s;
-
-	return ld_scan_u64(&p, s + len, v) && p == s + len;
-}
-
-bool ld_tok_hex(const char *s, size_t len, uint64_t *v)
-{
-	const char *p = s;
-
-	if (len < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
-		return false;
-	p += 2;
-	return ld_scan_hex(&p, s + len, v) && p == s + len;
+	return ld_hex_tab[(unsigned char)c] - 1;
 }
 
 int ld_unescape(struct ld_arena *a, const char *s, size_t len,
@@ -412,16 +346,6 @@ uint32_t ld_hash_bytes(const char *s, size_t len)
 	return h;
 }
 
-static uint32_t hash64(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	k *= 0xc4ceb9fe1a85ec53ULL;
-	k ^= k >> 33;
-	return (uint32_t)k;
-}
-
 int ld_map_init(struct ld_map *map, uint32_t expected)
 {
 	uint32_t n = 64;
@@ -440,6 +364,8 @@ int ld_map_init(struct ld_map *map, uint32_t expected)
 	memset(map->vals, 0xff, (size_t)n * sizeof(*map->vals));
 	map->mask = n - 1;
 	map->nr = 0;
+	map->dense = NULL;
+	map->nr_dense = 0;
 	return 0;
 }
 
@@ -447,8 +373,36 @@ void ld_map_free(struct ld_map *map)
 {
 	free(map->keys);
 	free(map->vals);
+	free(map->dense);
 	map->keys = NULL;
 	map->vals = NULL;
+	map->dense = NULL;
+	map->nr_dense = 0;
+}
+
+void ld_map_densify(struct ld_map *map, uint64_t limit)
+{
+	uint64_t max = 0;
+	uint32_t i;
+
+	free(map->dense);
+	map->dense = NULL;
+	map->nr_dense = 0;
+	if (!map->keys || !map->nr || limit > UINT32_MAX)
+		return;
+	for (i = 0; i <= map->mask; i++)
+		if (map->vals[i] != LD_NONE && map->keys[i] >= max)
+			max = map->keys[i];
+	if (max >= limit)
+		return;
+	map->dense = malloc((max + 1) * sizeof(*map->dense));
+	if (!map->dense)
+		return;
+	memset(map->dense, 0xff, (max + 1) * sizeof(*map->dense));
+	for (i = 0; i <= map->mask; i++)
+		if (map->vals[i] != LD_NONE)
+			map->dense[map->keys[i]] = map->vals[i];
+	map->nr_dense = max + 1;
 }
 
 static int map_rehash(struct ld_map *map)
@@ -472,13 +426,18 @@ int ld_map_put(struct ld_map *map, uint64_t key, uint32_t val, uint32_t *old)
 {
 	uint32_t i;
 
+	if (map->dense) {
+		free(map->dense);
+		map->dense = NULL;
+		map->nr_dense = 0;
+	}
 	if ((map->nr + 1) * 2 > map->mask + 1) {
 		int ret = map_rehash(map);
 
 		if (ret)
 			return ret;
 	}
-	for (i = hash64(key) & map->mask;; i = (i + 1) & map->mask) {
+	for (i = ld_hash64(key) & map->mask;; i = (i + 1) & map->mask) {
 		if (map->vals[i] == LD_NONE) {
 			map->keys[i] = key;
 			map->vals[i] = val;
@@ -492,19 +451,5 @@ int ld_map_put(struct ld_map *map, uint64_t key, uint32_t val, uint32_t *old)
 				*old = map->vals[i];
 			return 0;
 		}
-	}
-}
-
-uint32_t ld_map_get(const struct ld_map *map, uint64_t key)
-{
-	uint32_t i;
-
-	if (!map->keys)
-		return LD_NONE;
-	for (i = hash64(key) & map->mask;; i = (i + 1) & map->mask) {
-		if (map->vals[i] == LD_NONE)
-			return LD_NONE;
-		if (map->keys[i] == key)
-			return map->vals[i];
 	}
 }

@@ -59,3 +59,4 @@ for fmt in proc export; do
 		echo "classes (FD/BD of all, computed): $t ms"
 	fi
 done
+"$(dirname "$0")/bench-analysis.sh"	# issue 6

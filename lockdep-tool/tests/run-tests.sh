@@ -271,6 +271,10 @@ else
 	skip fuzz_short "clang with libFuzzer not available"
 fi
 
+# --- 11. issue 6: analysis commands (why, path, cycles, irq-check, merge,
+#     diff, report, dot --path/--cycle/--report) ---------------------------
+. "$TESTS/analysis-tests.sh"
+
 # --- KTAP ---------------------------------------------------------------------
 n=0
 total=$(grep -cE '^(not )?ok ' "$RESULTS")

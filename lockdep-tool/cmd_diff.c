@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_diff.c - `diff OLD [NEW]`: what changed between two snapshots (NEW
+ * defaults to the current source: -s, or the live kernel).  Classes added
+ * and removed, matched across boots as merge.h says, with the base names
+ * whose number of classes moved (the class-leak hunt lockdep-design.rst
+ * does with `grep BD /proc/lockdep`); dependencies added (with their
+ * stacks) and removed; usage-bit transitions; chains per irq context;
+ * counters; lock_stat.  Exit 1 when anything differs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+enum { O_MAX, O_BRIEF };
+
+static void usage_words(FILE *f, uint16_t mask, char sign)
+{
+	unsigned int b;
+
+	for (b = 0; b < LD_NR_USAGE_BITS; b++)
+		if (mask & (1u << b))
+			fprintf(f, " %c%s", sign, ld_usage_word(b));
+}
+
+static void json_usage_words(struct jw *w, const char *key, uint16_t mask)
+{
+	unsigned int b;
+
+	jw_key(w, key);
+	jw_arr_start(w);
+	for (b = 0; b < LD_NR_USAGE_BITS; b++)
+		if (mask & (1u << b))
+			jw_str(w, ld_usage_word(b));
+	jw_arr_end(w);
+}
+
+static void diff_json(struct ctx *ctx, const struct ld_model *o,
+		      const struct ld_model *n, const struct ld_diff *df)
+{
+	struct jw w;
+	uint32_t i;
+	int k;
+
+	jw_init(&w, ctx->out, ctx->pretty);
+	jw_doc_start(&w, "diff");
+	jw_key(&w, "old");
+	o->origin ? jw_str(&w, o->origin) : jw_null(&w);
+	jw_key(&w, "new");
+	n->origin ? jw_str(&w, n->origin) : jw_null(&w);
+	jw_kbool(&w, "differ", ld_diff_any(df));
+	jw_key(&w, "matched");
+	jw_obj_start(&w);
+	for (k = LD_MATCH_NAME; k < LD_MATCH_NR; k++)
+		jw_kint(&w, ld_match_how_name(k), df->mt.nr_how[k]);
+	jw_obj_end(&w);
+	jw_key(&w, "classes_added");
+	jw_arr_start(&w);
+	for (i = 0; i < df->nr_added; i++)
+		json_class(&w, n, df->added[i], true);
+	jw_arr_end(&w);
+	jw_key(&w, "classes_removed");
+	jw_arr_start(&w);
+	for (i = 0; i < df->nr_removed; i++)
+		json_class(&w, o, df->removed[i], true);
+	jw_arr_end(&w);
+	jw_key(&w, "classes_renamed");
+	jw_arr_start(&w);
+	for (i = 0; i < df->nr_renamed; i++) {
+		uint32_t c = df->renamed[i];
+
+		jw_obj_start(&w);
+		jw_kstrn(&w, "old", o->classes[df->mt.b_to_a[c]].name);
+		jw_kstrn(&w, "new", n->classes[c].name);
+		jw_kstr(&w, "matched_by", ld_match_how_name(df->mt.how[c]));
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_key(&w, "class_counts");
+	jw_arr_start(&w);
+	for (i = 0; i < df->nr_names; i++) {
+		jw_obj_start(&w);
+		jw_kstrn(&w, "base_name", df->names[i].base);
+		jw_kint(&w, "old", df->names[i].old_nr);
+		jw_kint(&w, "new", df->names[i].new_nr);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_kbool(&w, "deps_compared", df->deps_compared);
+	jw_kbool(&w, "distance1_only", df->distance1_only);
+	jw_key(&w, "deps_added");
+	json_hops(&w, n, df->dep_added, df->nr_dep_added);
+	jw_key(&w, "deps_removed");
+	json_hops(&w, o, df->dep_removed, df->nr_dep_removed);
+	jw_kbool(&w, "usage_compared", df->usage_compared);
+	jw_key(&w, "usage_changes");
+	jw_arr_start(&w);
+	for (i = 0; i < df->nr_usage; i++) {
+		jw_obj_start(&w);
+		jw_kstrn(&w, "class", n->classes[df->usage[i].new_id].name);
+		json_usage_words(&w, "gained", df->usage[i].gained);
+		json_usage_words(&w, "lost", df->usage[i].lost);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_key(&w, "chains");
+	if (df->chains_compared) {
+		jw_obj_start(&w);
+		for (k = 0; k < 4; k++) {
+			jw_key(&w, irq_ctx_word(k));
+			jw_obj_start(&w);
+			jw_kint(&w, "old", df->chains[0][k]);
+			jw_kint(&w, "new", df->chains[1][k]);
+			jw_obj_end(&w);
+		}
+		jw_obj_end(&w);
+	} else {
+		jw_null(&w);
+	}
+	jw_key(&w, "counters");
+	jw_arr_start(&w);
+	for (i = 0; i < df->nr_stats; i++) {
+		const struct ld_stat_change *c = &df->stats[i];
+
+		jw_obj_start(&w);
+		jw_kstrn(&w, "key", c->key);
+		jw_key(&w, "old");
+		c->old_known ? jw_int(&w, c->old_v) : jw_null(&w);
+		jw_key(&w, "new");
+		c->new_known ? jw_int(&w, c->new_v) : jw_null(&w);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_key(&w, "lockstat");
+	if (df->ls_compared) {
+		jw_arr_start(&w);
+		for (i = 0; i < df->nr_ls; i++) {
+			const struct ld_ls_change *c = &df->ls[i];
+
+			jw_obj_start(&w);
+			jw_kstrn(&w, "class", n->classes[c->new_id].name);
+			jw_kint(&w, "contentions", c->d[LD_LS_CONTENTIONS]);
+			jw_kint(&w, "con_bounces", c->d[LD_LS_CON_BOUNCES]);
+			jw_kint(&w, "acquisitions", c->d[LD_LS_ACQUISITIONS]);
+			jw_kint(&w, "acq_bounces", c->d[LD_LS_ACQ_BOUNCES]);
+			jw_key(&w, "waittime_total_us");
+			jw_fixed2(&w, c->d[LD_LS_WAIT_TOTAL]);
+			jw_key(&w, "holdtime_total_us");
+			jw_fixed2(&w, c->d[LD_LS_HOLD_TOTAL]);
+			jw_obj_end(&w);
+		}
+		jw_arr_end(&w);
+	} else {
+		jw_null(&w);
+	}
+	jw_doc_end(&w);
+}
+
+static void more(FILE *f, uint32_t n, unsigned long max)
+{
+	if (n > max)
+		fprintf(f, "  ... %lu more (--max)\n", n - max);
+}
+
+static void diff_text(struct ctx *ctx, const struct ld_model *o,
+		      const struct ld_model *n, const struct ld_diff *df,
+		      unsigned long max, bool brief)
+{
+	FILE *f = ctx->out;
+	uint32_t i;
+	int k;
+
+	fprintf(f, "classes: %u added, %u removed", df->nr_added,
+		df->nr_removed);
+	if (df->nr_renamed)
+		fprintf(f, ", %u renumbered (#N realigned)", df->nr_renamed);
+	fputc('\n', f);
+	for (i = 0; i < df->nr_added && i < max; i++) {
+		fputs("+ ", f);
+		out_str(f, n->classes[df->added[i]].name);
+		fputc('\n', f);
+	}
+	more(f, df->nr_added, max);
+	for (i = 0; i < df->nr_removed && i < max; i++) {
+		fputs("- ", f);
+		out_str(f, o->classes[df->removed[i]].name);
+		fputc('\n', f);
+	}
+	more(f, df->nr_removed, max);
+	for (i = 0; i < df->nr_renamed && i < max; i++) {
+		uint32_t c = df->renamed[i];
+
+		fputs("~ ", f);
+		out_str(f, o->classes[df->mt.b_to_a[c]].name);
+		fputs(" is now ", f);
+		out_str(f, n->classes[c].name);
+		fprintf(f, " (matched by %s)\n",
+			ld_match_how_name(df->mt.how[c]));
+	}
+	more(f, df->nr_renamed, max);
+	if (df->nr_names) {
+		fputs("classes per base name (a growing count is a class leak):\n",
+		      f);
+		for (i = 0; i < df->nr_names && i < max; i++) {
+			fputs("  ", f);
+			out_str(f, df->names[i].base);
+			fprintf(f, ": %u -> %u (%+lld)\n", df->names[i].old_nr,
+				df->names[i].new_nr,
+				(long long)df->names[i].new_nr -
+					df->names[i].old_nr);
+		}
+		more(f, df->nr_names, max);
+	}
+	if (!df->deps_compared) {
+		fputs("dependencies: not compared (one side has none)\n", f);
+	} else {
+		fprintf(f, "dependencies: %u added, %u removed%s\n",
+			df->nr_dep_added, df->nr_dep_removed,
+			df->distance1_only ?
+				" (distance 1 only: one side is /proc/lockdep)" :
+				"");
+		for (i = 0; i < df->nr_dep_added && i < max; i++)
+			text_hop(f, n, df->dep_added[i], "+ ", !brief);
+		more(f, df->nr_dep_added, max);
+		for (i = 0; i < df->nr_dep_removed && i < max; i++)
+			text_hop(f, o, df->dep_removed[i], "- ", false);
+		more(f, df->nr_dep_removed, max);
+	}
+	if (df->usage_compared) {
+		fprintf(f, "usage changes: %u\n", df->nr_usage);
+		for (i = 0; i < df->nr_usage && i < max; i++) {
+			fputs("  ", f);
+			out_str(f, n->classes[df->usage[i].new_id].name);
+			fputc(':', f);
+			usage_words(f, df->usage[i].gained, '+');
+			usage_words(f, df->usage[i].lost, '-');
+			fputc('\n', f);
+		}
+		more(f, df->nr_usage, max);
+	}
+	if (df->chains_compared) {
+		fputs("chains:", f);
+		for (k = 0; k < 4; k++)
+			if (df->chains[0][k] || df->chains[1][k])
+				fprintf(f, " %s %lld -> %lld (%+lld)",
+					irq_ctx_word(k),
+					(long long)df->chains[0][k],
+					(long long)df->chains[1][k],
+					(long long)(df->chains[1][k] -
+						    df->chains[0][k]));
+		fputc('\n', f);
+	}
+	if (df->nr_stats) {
+		fputs("counters:\n", f);
+		for (i = 0; i < df->nr_stats; i++) {
+			const struct ld_stat_change *c = &df->stats[i];
+
+			fputs("  ", f);
+			out_str(f, c->label);
+			fputs(": ", f);
+			if (c->old_known)
+				fprintf(f, "%lld", (long long)c->old_v);
+			else
+				fputs("-", f);
+			fputs(" -> ", f);
+			if (c->new_known)
+				fprintf(f, "%lld", (long long)c->new_v);
+			else
+				fputs("-", f);
+			if (c->old_known && c->new_known)
+				fprintf(f, " (%+lld)",
+					(long long)(c->new_v - c->old_v));
+			fputc('\n', f);
+		}
+	}
+	if (df->nr_ls) {
+		char b1[32], b2[32];
+
+		fputs("lock_stat:\n", f);
+		for (i = 0; i < df->nr_ls && i < max; i++) {
+			const struct ld_ls_change *c = &df->ls[i];
+
+			fputs("  ", f);
+			out_str(f, n->classes[c->new_id].name);
+			fprintf(f,
+				": contentions %+lld, acquisitions %+lld, wait %s us, hold %s us\n",
+				(long long)c->d[LD_LS_CONTENTIONS],
+				(long long)c->d[LD_LS_ACQUISITIONS],
+				fmt_us(c->d[LD_LS_WAIT_TOTAL], b1, sizeof(b1)),
+				fmt_us(c->d[LD_LS_HOLD_TOTAL], b2, sizeof(b2)));
+		}
+		more(f, df->nr_ls, max);
+	}
+	if (!ld_diff_any(df))
+		fputs("no differences\n", f);
+}
+
+int cmd_diff(struct ctx *ctx, struct cmd_args *a)
+{
+	struct ld_model *o = NULL, *n = NULL, *own = NULL;
+	struct ld_diag d = { "" };
+	unsigned long max = 50;
+	struct ld_diff df;
+	int ret;
+
+	if (!opt_uint(ctx, a, O_MAX, "max", 100000000, &max, &ret))
+		return ret;
+	if (ld_load_path(&o, a->argv[0], &d)) {
+		err_msg("%s", d.msg);
+		return EXIT_DATA;
+	}
+	if (a->argc > 1) {
+		if (ld_load_path(&own, a->argv[1], &d)) {
+			err_msg("%s", d.msg);
+			ld_model_free(o);
+			return EXIT_DATA;
+		}
+		n = own;
+	} else {
+		ret = ctx_model(ctx);
+		if (ret) {
+			ld_model_free(o);
+			return ret;
+		}
+		n = ctx->m;
+	}
+	if (ld_diff(o, n, &df)) {
+		err_msg("out of memory");
+		ld_model_free(o);
+		ld_model_free(own);
+		return EXIT_DATA;
+	}
+	if (ctx->json)
+		diff_json(ctx, o, n, &df);
+	else
+		diff_text(ctx, o, n, &df, max, a->set[O_BRIEF]);
+	ret = ld_diff_any(&df) ? EXIT_FOUND : EXIT_OK;
+	ld_diff_free(&df);
+	ld_model_free(o);
+	ld_model_free(own);
+	return ret;
+}

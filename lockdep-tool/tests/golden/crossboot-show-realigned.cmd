@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/crossboot/boot1 -s proc-interface/fixtures/analysis/crossboot/boot2 show '&type->s_umount_key#26'

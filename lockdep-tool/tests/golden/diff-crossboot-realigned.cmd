@@ -1,0 +1,1 @@
+diff proc-interface/fixtures/analysis/crossboot/boot1 proc-interface/fixtures/analysis/crossboot/boot2

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/diff/new diff proc-interface/fixtures/analysis/diff/old --brief --max 2

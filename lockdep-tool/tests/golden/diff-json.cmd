@@ -1,0 +1,1 @@
+-j diff proc-interface/fixtures/analysis/diff/old proc-interface/fixtures/analysis/diff/new

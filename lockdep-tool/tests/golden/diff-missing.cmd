@@ -1,0 +1,1 @@
+diff proc-interface/fixtures/analysis/diff/nonexistent proc-interface/fixtures/analysis/diff/new

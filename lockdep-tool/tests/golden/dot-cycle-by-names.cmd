@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/rings dot --cycle 'knot_b -> knot_c -> knot_a'

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/irq -j dot --path hs hu

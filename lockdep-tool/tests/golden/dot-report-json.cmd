@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/prove -j dot --report 1 --log proc-interface/fixtures/reports-handmade/circular-cycle3-syzbot.txt

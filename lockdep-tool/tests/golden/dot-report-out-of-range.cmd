@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/prove dot --report 9 --log proc-interface/fixtures/reports-handmade/recursive-aa.txt

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/prove dot --report 1 --log proc-interface/fixtures/reports-handmade/safe-unsafe-softirq-chain.txt

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/crossboot/boot1 dot --report 6 --log proc-interface/fixtures/reports-handmade/several-with-noise.log

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/irq irq-check --max 1 --brief

@@ -1,0 +1,1 @@
+merge proc-interface/fixtures/analysis/crossboot/boot1

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/rings path --all knot_b tail_y

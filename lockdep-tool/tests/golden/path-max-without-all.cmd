@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/rings path --max 3 ring2_a ring2_b

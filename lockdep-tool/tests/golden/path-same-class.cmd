@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/rings path ring2_a ring2_a

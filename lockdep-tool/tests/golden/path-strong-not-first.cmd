@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/rwsem path km_x km_y

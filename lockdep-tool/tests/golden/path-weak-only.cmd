@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/rwsem path rr_x rr_y

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/crossboot/boot1 report --brief proc-interface/fixtures/reports-handmade/several-with-noise.log

@@ -1,0 +1,1 @@
+report proc-interface/fixtures/handmade/prove/lockdep

@@ -1,0 +1,1 @@
+report --brief proc-interface/fixtures/reports-handmade/several-with-noise.log

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/crossboot/boot1 -s proc-interface/fixtures/analysis/crossboot/boot2 why lds_half_a lds_half_b

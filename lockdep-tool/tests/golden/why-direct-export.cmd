@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/export why '&p->pi_lock' '&rq->__lock'

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/export -j why '&dev->mutex' '&rq->__lock'

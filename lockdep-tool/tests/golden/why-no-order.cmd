@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/prove why '&rq->__lock' '&dev->mutex'

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/export why '&type->s_umount_key#26/1' '&rq->__lock'

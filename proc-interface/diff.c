@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * diff.c - what changed between two snapshots: classes (matched across
+ * boots as merge.h says), dependencies, usage bits, class counts per base
+ * name (the class-leak hunt of lockdep-design.rst), chains per irq
+ * context, counters and lock_stat.  What one side cannot tell is not
+ * compared, and the result says so.
+ */
+#include <stdlib.h>
+
+#include "ld_internal.h"
+#include "graph.h"
+#include "merge.h"
+
+static int push(uint32_t **arr, uint32_t *nr, uint32_t *alloc, uint32_t v)
+{
+	if (ld_grow((void **)arr, alloc, *nr, sizeof(uint32_t)))
+		return -ENOMEM;
+	(*arr)[(*nr)++] = v;
+	return 0;
+}
+
+static bool dep_wanted(const struct ld_dep *d, bool d1)
+{
+	return !d1 || d->distance <= 1;
+}
+
+static int diff_deps(const struct ld_model *o, const struct ld_model *n,
+		     struct ld_diff *df)
+{
+	struct ld_map map;
+	uint8_t *seen;
+	uint32_t i, a1 = 0, a2 = 0, old;
+	int ret;
+
+	df->deps_compared = true;
+	df->distance1_only = !o->have.dep_all_distances ||
+			     !n->have.dep_all_distances;
+	ret = ld_map_init(&map, n->nr_deps + 16);
+	if (ret)
+		return ret;
+	seen = calloc(n->nr_deps + 1, 1);
+	if (!seen) {
+		ld_map_free(&map);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n->nr_deps; i++) {
+		const struct ld_dep *d = &n->deps[i];
+
+		if (!dep_wanted(d, df->distance1_only))
+			continue;
+		ret = ld_map_put(&map, ((uint64_t)d->from << 32 | d->to) + 1, i,
+				 &old);
+		if (ret)
+			goto out;
+	}
+	for (i = 0; i < o->nr_deps; i++) {
+		const struct ld_dep *d = &o->deps[i];
+		uint32_t f = df->mt.a_to_b[d->from], t = df->mt.a_to_b[d->to];
+		uint32_t hit = LD_NONE;
+
+		if (!dep_wanted(d, df->distance1_only))
+			continue;
+		if (f != LD_NONE && t != LD_NONE)
+			hit = ld_map_get(&map, ((uint64_t)f << 32 | t) + 1);
+		if (hit != LD_NONE) {
+			seen[hit] = 1;
+			continue;
+		}
+		ret = push(&df->dep_removed, &df->nr_dep_removed, &a1, i);
+		if (ret)
+			goto out;
+	}
+	for (i = 0; i < n->nr_deps; i++) {
+		if (seen[i] || !dep_wanted(&n->deps[i], df->distance1_only))
+			continue;
+		/* a parallel duplicate of a matched dependency is not new */
+		if (ld_map_get(&map, ((uint64_t)n->deps[i].from << 32 |
+				      n->deps[i].to) +
+					     1) != i &&
+		    seen[ld_map_get(&map, ((uint64_t)n->deps[i].from << 32 |
+					   n->deps[i].to) +
+						  1)])
+			continue;
+		ret = push(&df->dep_added, &df->nr_dep_added, &a2, i);
+		if (ret)
+			goto out;
+	}
+out:
+	free(seen);
+	ld_map_free(&map);
+	return ret;
+}
+
+static int diff_usage(const struct ld_model *o, const struct ld_model *n,
+		      struct ld_diff *df)
+{
+	uint32_t i, alloc = 0;
+
+	df->usage_compared = true;
+	for (i = 0; i < n->nr_classes; i++) {
+		uint32_t oi = df->mt.b_to_a[i];
+		const struct ld_class *nc = &n->classes[i], *oc;
+		uint16_t known, ou, nu;
+		struct ld_usage_change *u;
+
+		if (oi == LD_NONE)
+			continue;
+		oc = &o->classes[oi];
+		known = oc->usage_known & nc->usage_known;
+		ou = oc->usage & known;
+		nu = nc->usage & known;
+		if (ou == nu)
+			continue;
+		if (ld_grow((void **)&df->usage, &alloc, df->nr_usage,
+			    sizeof(*df->usage)))
+			return -ENOMEM;
+		u = &df->usage[df->nr_usage++];
+		u->old_id = oi;
+		u->new_id = i;
+		u->gained = nu & ~ou;
+		u->lost = ou & ~nu;
+	}
+	return 0;
+}
+
+static struct ld_str base_of(const struct ld_class *c)
+{
+	return c->base_is_key || !c->base.len ? c->name : c->base;
+}
+
+static int base_cmp(const void *x, const void *y, void *arg)
+{
+	const struct ld_model *m = arg;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	int r = ld_name_cmp(base_of(&m->classes[a]), base_of(&m->classes[b]));
+
+	return r ? r : (a > b) - (a < b);
+}
+
+static uint32_t *by_base(const struct ld_model *m)
+{
+	uint32_t *ids = malloc((m->nr_classes + 1) * sizeof(*ids)), i;
+
+	if (!ids)
+		return NULL;
+	for (i = 0; i < m->nr_classes; i++)
+		ids[i] = i;
+	qsort_r(ids, m->nr_classes, sizeof(*ids), base_cmp, (void *)m);
+	return ids;
+}
+
+/* Base names whose number of classes moved: the class-leak hunt. */
+static int diff_names(const struct ld_model *o, const struct ld_model *n,
+		      struct ld_diff *df)
+{
+	uint32_t *io = by_base(o), *in = by_base(n), i = 0, j = 0, alloc = 0;
+	int ret = -ENOMEM;
+
+	if (!io || !in)
+		goto out;
+	while (i < o->nr_classes || j < n->nr_classes) {
+		struct ld_str bo = { "", 0 }, bn = { "", 0 }, base;
+		uint32_t co = 0, cn = 0;
+		int r;
+
+		if (i < o->nr_classes)
+			bo = base_of(&o->classes[io[i]]);
+		if (j < n->nr_classes)
+			bn = base_of(&n->classes[in[j]]);
+		if (i >= o->nr_classes)
+			r = 1;
+		else if (j >= n->nr_classes)
+			r = -1;
+		else
+			r = ld_name_cmp(bo, bn);
+		base = r <= 0 ? bo : bn;
+		while (r <= 0 && i < o->nr_classes &&
+		       !ld_name_cmp(base_of(&o->classes[io[i]]), base)) {
+			co++;
+			i++;
+		}
+		while (r >= 0 && j < n->nr_classes &&
+		       !ld_name_cmp(base_of(&n->classes[in[j]]), base)) {
+			cn++;
+			j++;
+		}
+		if (co != cn) {
+			struct ld_name_count *nc;
+
+			if (ld_grow((void **)&df->names, &alloc, df->nr_names,
+				    sizeof(*df->names)))
+				goto out;
+			nc = &df->names[df->nr_names++];
+			nc->base = base;
+			nc->old_nr = co;
+			nc->new_nr = cn;
+		}
+	}
+	ret = 0;
+out:
+	free(io);
+	free(in);
+	return ret;
+}
+
+static int diff_stats(const struct ld_model *o, const struct ld_model *n,
+		      struct ld_diff *df)
+{
+	uint32_t i, alloc = 0, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		const struct ld_model *a = pass ? n : o, *b = pass ? o : n;
+
+		for (i = 0; i < a->nr_stats; i++) {
+			const struct ld_stat *sa = &a->stats[i], *sb;
+			struct ld_stat_change *c;
+
+			sb = ld_stat_get(b, sa->key.s);
+			if (pass && sb)
+				continue; /* done in the first pass */
+			if (sb && sb->value == sa->value)
+				continue;
+			if (ld_grow((void **)&df->stats, &alloc, df->nr_stats,
+				    sizeof(*df->stats)))
+				return -ENOMEM;
+			c = &df->stats[df->nr_stats++];
+			memset(c, 0, sizeof(*c));
+			c->key = sa->key;
+			c->label = sa->label;
+			if (pass) {
+				c->new_known = true;
+				c->new_v = sa->value;
+			} else {
+				c->old_known = true;
+				c->old_v = sa->value;
+				c->new_known = sb != NULL;
+				c->new_v = sb ? sb->value : 0;
+			}
+		}
+	}
+	return 0;
+}
+
+static void ls_sum(const struct ld_lockstat *ls, int64_t *v)
+{
+	int k;
+
+	for (k = 0; k < LD_LS_NR; k++)
+		v[k] = (ls && ls->has_w ? ls->w[k] : 0) +
+		       (ls && ls->has_r ? ls->r[k] : 0);
+}
+
+static int diff_lockstat(const struct ld_model *o, const struct ld_model *n,
+			 struct ld_diff *df)
+{
+	static const int summed[] = {
+		LD_LS_CON_BOUNCES, LD_LS_CONTENTIONS,  LD_LS_WAIT_TOTAL,
+		LD_LS_ACQ_BOUNCES, LD_LS_ACQUISITIONS, LD_LS_HOLD_TOTAL,
+	};
+	uint32_t i, alloc = 0;
+
+	df->ls_compared = true;
+	for (i = 0; i < n->nr_classes; i++) {
+		uint32_t oi = df->mt.b_to_a[i];
+		const struct ld_lockstat *nl = NULL, *ol = NULL;
+		int64_t vo[LD_LS_NR], vn[LD_LS_NR];
+		struct ld_ls_change *c;
+		bool any = false;
+		unsigned int k;
+
+		if (n->classes[i].lockstat != LD_NONE)
+			nl = &n->lockstat[n->classes[i].lockstat];
+		if (oi != LD_NONE && o->classes[oi].lockstat != LD_NONE)
+			ol = &o->lockstat[o->classes[oi].lockstat];
+		if (!nl && !ol)
+			continue;
+		ls_sum(ol, vo);
+		ls_sum(nl, vn);
+		for (k = 0; k < ARRAY_SIZE(summed); k++)
+			any |= vn[summed[k]] != vo[summed[k]];
+		if (!any)
+			continue;
+		if (ld_grow((void **)&df->ls, &alloc, df->nr_ls,
+			    sizeof(*df->ls)))
+			return -ENOMEM;
+		c = &df->ls[df->nr_ls++];
+		memset(c, 0, sizeof(*c));
+		c->old_id = oi;
+		c->new_id = i;
+		for (k = 0; k < ARRAY_SIZE(summed); k++)
+			c->d[summed[k]] = vn[summed[k]] - vo[summed[k]];
+	}
+	return 0;
+}
+
+int ld_diff(const struct ld_model *o, const struct ld_model *n,
+	    struct ld_diff *df)
+{
+	uint32_t i, a1 = 0, a2 = 0, a3 = 0;
+	int ret;
+
+	memset(df, 0, sizeof(*df));
+	ret = ld_match_classes(o, n, &df->mt);
+	if (ret)
+		return ret;
+	for (i = 0; i < n->nr_classes && !ret; i++) {
+		uint32_t oi = df->mt.b_to_a[i];
+
+		if (oi == LD_NONE)
+			ret = push(&df->added, &df->nr_added, &a1, i);
+		else if (ld_name_cmp(o->classes[oi].name, n->classes[i].name))
+			ret = push(&df->renamed, &df->nr_renamed, &a3, i);
+	}
+	for (i = 0; i < o->nr_classes && !ret; i++)
+		if (df->mt.a_to_b[i] == LD_NONE)
+			ret = push(&df->removed, &df->nr_removed, &a2, i);
+	if (!ret && o->have.deps && n->have.deps)
+		ret = diff_deps(o, n, df);
+	if (!ret && o->have.usage && n->have.usage)
+		ret = diff_usage(o, n, df);
+	if (!ret && o->have.classes && n->have.classes)
+		ret = diff_names(o, n, df);
+	if (!ret && o->have.chains && n->have.chains) {
+		df->chains_compared = true;
+		for (i = 0; i < o->nr_chains; i++)
+			df->chains[0][o->chains[i].irq_context & 3]++;
+		for (i = 0; i < n->nr_chains; i++)
+			df->chains[1][n->chains[i].irq_context & 3]++;
+	}
+	if (!ret)
+		ret = diff_stats(o, n, df);
+	if (!ret && o->have.lockstat && n->have.lockstat)
+		ret = diff_lockstat(o, n, df);
+	if (ret)
+		ld_diff_free(df);
+	return ret;
+}
+
+bool ld_diff_any(const struct ld_diff *df)
+{
+	int k;
+
+	if (df->nr_added || df->nr_removed || df->nr_renamed ||
+	    df->nr_dep_added || df->nr_dep_removed || df->nr_usage ||
+	    df->nr_names || df->nr_stats || df->nr_ls)
+		return true;
+	for (k = 0; k < 4; k++)
+		if (df->chains[0][k] != df->chains[1][k])
+			return true;
+	return false;
+}
+
+void ld_diff_free(struct ld_diff *df)
+{
+	ld_match_free(&df->mt);
+	free(df->added);
+	free(df->removed);
+	free(df->renamed);
+	free(df->dep_added);
+	free(df->dep_removed);
+	free(df->usage);
+	free(df->names);
+	free(df->stats);
+	free(df->ls);
+	memset(df, 0, sizeof(*df));
+}

@@ -1,0 +1,835 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * merge.c - classes matched across snapshots (the rule is in merge.h) and
+ * the union of several snapshots as one model.
+ */
+#include <stdlib.h>
+
+#include "ld_internal.h"
+#include "graph.h"
+#include "merge.h"
+
+static const char *const how_names[LD_MATCH_NR] = {
+	"none", "name", "key", "realigned", "neighbours", "order",
+};
+
+const char *ld_match_how_name(unsigned int how)
+{
+	return how < LD_MATCH_NR ? how_names[how] : "?";
+}
+
+/* Group identity: base name and subclass. */
+static struct ld_str cls_base(const struct ld_class *c)
+{
+	return c->base_is_key || !c->base.len ? c->name : c->base;
+}
+
+static int64_t cls_sub(const struct ld_class *c)
+{
+	return ld_known(c->subclass) && !c->base_is_key ? c->subclass.v : 0;
+}
+
+static int64_t cls_ver(const struct ld_class *c)
+{
+	return ld_known(c->name_version) && !c->base_is_key ?
+		       c->name_version.v :
+		       1;
+}
+
+static int group_cmp(const struct ld_class *a, const struct ld_class *b)
+{
+	int r = ld_name_cmp(cls_base(a), cls_base(b));
+
+	if (r)
+		return r;
+	return (cls_sub(a) > cls_sub(b)) - (cls_sub(a) < cls_sub(b));
+}
+
+static int sort_cmp(const void *x, const void *y, void *arg)
+{
+	const struct ld_model *m = arg;
+	const struct ld_class *a = &m->classes[*(const uint32_t *)x];
+	const struct ld_class *b = &m->classes[*(const uint32_t *)y];
+	int r = group_cmp(a, b);
+
+	if (r)
+		return r;
+	if (cls_ver(a) != cls_ver(b))
+		return cls_ver(a) < cls_ver(b) ? -1 : 1;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+static uint32_t *sorted_ids(const struct ld_model *m)
+{
+	uint32_t *ids = malloc((m->nr_classes + 1) * sizeof(*ids)), i;
+
+	if (!ids)
+		return NULL;
+	for (i = 0; i < m->nr_classes; i++)
+		ids[i] = i;
+	qsort_r(ids, m->nr_classes, sizeof(*ids), sort_cmp, (void *)m);
+	return ids;
+}
+
+static uint32_t group_hash(const struct ld_class *c)
+{
+	struct ld_str b = cls_base(c);
+	uint32_t h = ld_hash_bytes(b.s, b.len);
+
+	return h * 31 + (uint32_t)cls_sub(c);
+}
+
+static int u32_cmp(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* Neighbour signature: sorted hashes of (direction, neighbour group). */
+static uint32_t *signature(const struct ld_model *m, uint32_t c, uint32_t *nr)
+{
+	uint32_t n = ld_nr_out(m, c) + ld_nr_in(m, c), k, i = 0, *s;
+
+	s = malloc((n + 1) * sizeof(*s));
+	if (!s)
+		return NULL;
+	for (k = m->out_off[c]; k < m->out_off[c + 1]; k++)
+		s[i++] = group_hash(&m->classes[m->deps[m->out[k]].to]) * 2;
+	for (k = m->in_off[c]; k < m->in_off[c + 1]; k++)
+		s[i++] =
+			group_hash(&m->classes[m->deps[m->in[k]].from]) * 2 + 1;
+	qsort(s, n, sizeof(*s), u32_cmp);
+	*nr = n;
+	return s;
+}
+
+static uint32_t overlap(const uint32_t *a, uint32_t na, const uint32_t *b,
+			uint32_t nb)
+{
+	uint32_t i = 0, j = 0, n = 0;
+
+	while (i < na && j < nb) {
+		if (a[i] < b[j]) {
+			i++;
+		} else if (a[i] > b[j]) {
+			j++;
+		} else {
+			n++;
+			i++;
+			j++;
+		}
+	}
+	return n;
+}
+
+static bool key_equal(const struct ld_class *a, const struct ld_class *b)
+{
+	if (a->key_sym.len && b->key_sym.len)
+		return a->key_sym.len == b->key_sym.len &&
+		       !memcmp(a->key_sym.s, b->key_sym.s, a->key_sym.len);
+	return a->key_hash_known && b->key_hash_known &&
+	       a->key_hash == b->key_hash;
+}
+
+static bool compatible(const struct ld_match *mt, const struct ld_class *a,
+		       const struct ld_class *b)
+{
+	if (!mt->keys_strict || !a->key_sym.len || !b->key_sym.len)
+		return true;
+	return key_equal(a, b);
+}
+
+static void pair(struct ld_match *mt, uint32_t a, uint32_t b,
+		 enum ld_match_how how)
+{
+	mt->a_to_b[a] = b;
+	mt->b_to_a[b] = a;
+	mt->how[b] = how;
+}
+
+#define SCORE_LIMIT (64u * 1024) /* pairs scored per group */
+
+/* One group: classes ga[0..na) of a and gb[0..nb) of b. */
+static int match_group(const struct ld_model *ma, const struct ld_model *mb,
+		       struct ld_match *mt, const uint32_t *ga, uint32_t na,
+		       const uint32_t *gb, uint32_t nb)
+{
+	uint32_t i, j, la = 0, lb = 0, *ra, *rb;
+	uint32_t **sa = NULL, **sb = NULL, *nsa = NULL, *nsb = NULL;
+	int ret = 0;
+
+	/* 1. equal keys */
+	for (i = 0; i < na; i++) {
+		const struct ld_class *a = &ma->classes[ga[i]];
+
+		if (!a->key_sym.len && !a->key_hash_known)
+			continue;
+		for (j = 0; j < nb; j++) {
+			if (mt->b_to_a[gb[j]] != LD_NONE)
+				continue;
+			if (key_equal(a, &mb->classes[gb[j]])) {
+				pair(mt, ga[i], gb[j], LD_MATCH_KEY);
+				break;
+			}
+		}
+	}
+	ra = malloc((na + 1) * sizeof(*ra));
+	rb = malloc((nb + 1) * sizeof(*rb));
+	if (!ra || !rb) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < na; i++)
+		if (mt->a_to_b[ga[i]] == LD_NONE)
+			ra[la++] = ga[i];
+	for (j = 0; j < nb; j++)
+		if (mt->b_to_a[gb[j]] == LD_NONE)
+			rb[lb++] = gb[j];
+	if (!la || !lb)
+		goto out;
+	/* 2. one on each side */
+	if (la == 1 && lb == 1 && na == 1 && nb == 1) {
+		const struct ld_class *a = &ma->classes[ra[0]];
+		const struct ld_class *b = &mb->classes[rb[0]];
+
+		if (compatible(mt, a, b))
+			pair(mt, ra[0], rb[0],
+			     cls_ver(a) == cls_ver(b) &&
+					     !ld_name_cmp(a->name, b->name) ?
+				     LD_MATCH_NAME :
+				     LD_MATCH_REALIGNED);
+		goto out;
+	}
+	/* 3. several: greedy on shared neighbours, then equal "#N" */
+	if ((uint64_t)la * lb <= SCORE_LIMIT) {
+		sa = calloc(la, sizeof(*sa));
+		sb = calloc(lb, sizeof(*sb));
+		nsa = calloc(la, sizeof(*nsa));
+		nsb = calloc(lb, sizeof(*nsb));
+		if (!sa || !sb || !nsa || !nsb) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		for (i = 0; i < la; i++)
+			if (!(sa[i] = signature(ma, ra[i], &nsa[i]))) {
+				ret = -ENOMEM;
+				goto out;
+			}
+		for (j = 0; j < lb; j++)
+			if (!(sb[j] = signature(mb, rb[j], &nsb[j]))) {
+				ret = -ENOMEM;
+				goto out;
+			}
+	}
+	for (;;) {
+		uint64_t best = 0;
+		uint32_t bi = 0, bj = 0, ov = 0;
+		bool any = false;
+
+		for (i = 0; i < la; i++) {
+			const struct ld_class *a = &ma->classes[ra[i]];
+
+			if (mt->a_to_b[ra[i]] != LD_NONE)
+				continue;
+			for (j = 0; j < lb; j++) {
+				const struct ld_class *b = &mb->classes[rb[j]];
+				uint64_t score;
+				uint32_t o;
+
+				if (mt->b_to_a[rb[j]] != LD_NONE ||
+				    !compatible(mt, a, b))
+					continue;
+				o = sa ? overlap(sa[i], nsa[i], sb[j], nsb[j]) :
+					 0;
+				score = (uint64_t)o * 4 + 2 +
+					(cls_ver(a) == cls_ver(b));
+				if (score > best) {
+					best = score;
+					bi = i;
+					bj = j;
+					ov = o;
+					any = true;
+				}
+			}
+		}
+		if (!any)
+			break;
+		pair(mt, ra[bi], rb[bj],
+		     ov ? LD_MATCH_NEIGHBOURS : LD_MATCH_ORDER);
+	}
+out:
+	if (sa)
+		for (i = 0; i < la; i++)
+			free(sa[i]);
+	if (sb)
+		for (j = 0; j < lb; j++)
+			free(sb[j]);
+	free(sa);
+	free(sb);
+	free(nsa);
+	free(nsb);
+	free(ra);
+	free(rb);
+	return ret;
+}
+
+int ld_match_classes(const struct ld_model *a, const struct ld_model *b,
+		     struct ld_match *mt)
+{
+	uint32_t *ia = NULL, *ib = NULL, i = 0, j = 0;
+	int ret = -ENOMEM;
+
+	memset(mt, 0, sizeof(*mt));
+	mt->keys_strict = a->release && b->release &&
+			  !strcmp(a->release, b->release);
+	mt->a_to_b = malloc((a->nr_classes + 1) * sizeof(uint32_t));
+	mt->b_to_a = malloc((b->nr_classes + 1) * sizeof(uint32_t));
+	mt->how = calloc(b->nr_classes + 1, 1);
+	ia = sorted_ids(a);
+	ib = sorted_ids(b);
+	if (!mt->a_to_b || !mt->b_to_a || !mt->how || !ia || !ib)
+		goto out;
+	memset(mt->a_to_b, 0xff, a->nr_classes * sizeof(uint32_t));
+	memset(mt->b_to_a, 0xff, b->nr_classes * sizeof(uint32_t));
+	while (i < a->nr_classes && j < b->nr_classes) {
+		const struct ld_class *ca = &a->classes[ia[i]];
+		const struct ld_class *cb = &b->classes[ib[j]];
+		int r = group_cmp(ca, cb);
+		uint32_t ei = i, ej = j;
+
+		if (r < 0) {
+			i++;
+			continue;
+		}
+		if (r > 0) {
+			j++;
+			continue;
+		}
+		while (ei < a->nr_classes &&
+		       !group_cmp(&a->classes[ia[ei]], ca))
+			ei++;
+		while (ej < b->nr_classes &&
+		       !group_cmp(&b->classes[ib[ej]], cb))
+			ej++;
+		ret = match_group(a, b, mt, ia + i, ei - i, ib + j, ej - j);
+		if (ret)
+			goto out;
+		i = ei;
+		j = ej;
+	}
+	for (i = 0; i < b->nr_classes; i++)
+		mt->nr_how[mt->how[i]]++;
+	for (i = 0; i < a->nr_classes; i++)
+		mt->nr_a_only += mt->a_to_b[i] == LD_NONE;
+	ret = 0;
+out:
+	free(ia);
+	free(ib);
+	if (ret)
+		ld_match_free(mt);
+	return ret;
+}
+
+void ld_match_free(struct ld_match *mt)
+{
+	free(mt->a_to_b);
+	free(mt->b_to_a);
+	free(mt->how);
+	memset(mt, 0, sizeof(*mt));
+}
+
+/* The union ------------------------------------------------------------ */
+
+struct mbuild {
+	struct ld_model *m;
+	struct ld_map deps; /* (from << 32 | to) + 1 -> dep id */
+	struct ld_map names; /* hash of printed name -> a class */
+	uint32_t nr_src;
+};
+
+static struct ld_str astr(struct ld_model *m, struct ld_str s)
+{
+	struct ld_str r = ld_arena_str(m->arena, s.s ? s.s : "", s.len);
+
+	return r;
+}
+
+/* Copy @src's traces; returns the offset of its trace 0 in m. */
+static int copy_traces(struct ld_model *m, const struct ld_model *src,
+		       uint32_t *base)
+{
+	uint32_t i, k;
+
+	*base = m->nr_traces;
+	for (i = 0; i < src->nr_traces; i++) {
+		const struct ld_trace *t = &src->traces[i];
+		struct ld_trace *nt;
+
+		if (ld_grow((void **)&m->traces, &m->alloc_traces, m->nr_traces,
+			    sizeof(*m->traces)) ||
+		    ld_grow((void **)&m->frames, &m->alloc_frames,
+			    m->nr_frames + t->nr, sizeof(*m->frames)))
+			return -ENOMEM;
+		nt = &m->traces[m->nr_traces++];
+		*nt = *t;
+		nt->first = m->nr_frames;
+		for (k = 0; k < t->nr; k++) {
+			struct ld_str s = astr(m, src->frames[t->first + k]);
+
+			if (!s.s)
+				return -ENOMEM;
+			m->frames[m->nr_frames++] = s;
+		}
+	}
+	return 0;
+}
+
+static uint32_t tmap(uint32_t t, uint32_t base)
+{
+	return t == LD_NONE ? LD_NONE : t + base;
+}
+
+static bool name_taken(struct mbuild *b, struct ld_str name)
+{
+	uint64_t h = ld_hash_bytes(name.s, name.len);
+	uint32_t i = ld_map_get(&b->names, h);
+
+	/* the map holds the first class with each hash */
+	if (i == LD_NONE)
+		return false;
+	if (!ld_name_cmp(b->m->classes[i].name, name))
+		return true;
+	for (i = 0; i < b->m->nr_classes; i++)
+		if (!ld_name_cmp(b->m->classes[i].name, name))
+			return true;
+	return false;
+}
+
+static int name_add(struct mbuild *b, uint32_t c)
+{
+	struct ld_str n = b->m->classes[c].name;
+	uint32_t old;
+
+	return ld_map_put(&b->names, ld_hash_bytes(n.s, n.len), c, &old);
+}
+
+/* A new class of the union from class @c of @src. */
+static uint32_t class_copy(struct mbuild *b, const struct ld_model *src,
+			   uint32_t c, uint32_t tbase)
+{
+	const struct ld_class *s = &src->classes[c];
+	struct ld_model *m = b->m;
+	struct ld_class *n;
+	uint32_t id = ld_add_class(m), k;
+
+	if (id == LD_NONE)
+		return LD_NONE;
+	n = &m->classes[id];
+	n->name = astr(m, s->name);
+	n->base = s->base_is_key ? n->name : astr(m, s->base);
+	n->key_sym = astr(m, s->key_sym);
+	if (!n->name.s || !n->base.s || !n->key_sym.s)
+		return LD_NONE;
+	n->name_version = s->name_version;
+	n->subclass = s->subclass;
+	n->base_is_key = s->base_is_key;
+	n->usage = s->usage & s->usage_known;
+	n->usage_known = s->usage_known;
+	n->usage_src = s->usage_src;
+	n->wait_inner = s->wait_inner;
+	n->wait_outer = s->wait_outer;
+	n->lock_type = s->lock_type;
+	for (k = 0; k < LD_NR_USAGE_BITS; k++)
+		n->usage_trace[k] = tmap(s->usage_trace[k], tbase);
+	return id;
+}
+
+/* Fold class @c of @src into union class @id. */
+static void class_fold(struct ld_model *m, uint32_t id,
+		       const struct ld_model *src, uint32_t c, uint32_t tbase)
+{
+	const struct ld_class *s = &src->classes[c];
+	struct ld_class *n = &m->classes[id];
+	uint16_t set = n->usage | (s->usage & s->usage_known);
+	uint32_t k;
+
+	for (k = 0; k < LD_NR_USAGE_BITS; k++)
+		if (n->usage_trace[k] == LD_NONE &&
+		    s->usage_trace[k] != LD_NONE)
+			n->usage_trace[k] = tmap(s->usage_trace[k], tbase);
+	/* known: set in either, or known clear in both */
+	n->usage_known = set | (n->usage_known & s->usage_known);
+	n->usage = set;
+	if (!ld_known(n->wait_inner))
+		n->wait_inner = s->wait_inner;
+	if (!ld_known(n->wait_outer))
+		n->wait_outer = s->wait_outer;
+	if (!ld_known(n->lock_type))
+		n->lock_type = s->lock_type;
+	if (!n->key_sym.len && s->key_sym.len)
+		n->key_sym =
+			ld_arena_str(m->arena, s->key_sym.s, s->key_sym.len);
+}
+
+/* A free "#N" for a class new in a later snapshot whose name is taken. */
+static int rename_class(struct mbuild *b, uint32_t id)
+{
+	struct ld_class *c = &b->m->classes[id];
+	int64_t v = cls_ver(c) + 1;
+	char buf[48];
+	size_t bl = c->base.len;
+
+	if (c->base_is_key)
+		return 0; /* a key symbol: nothing to number */
+	for (;; v++) {
+		char *p = ld_arena_alloc(b->m->arena, bl + sizeof(buf));
+		int n;
+
+		if (!p)
+			return -ENOMEM;
+		memcpy(p, c->base.s, bl);
+		n = bl;
+		if (v > 1)
+			n += sprintf(p + n, "#%lld", (long long)v);
+		if (cls_sub(c))
+			n += sprintf(p + n, "/%lld", (long long)cls_sub(c));
+		p[n] = '\0';
+		c->name.s = p;
+		c->name.len = n;
+		if (!name_taken(b, c->name))
+			break;
+	}
+	c->name_version.v = v;
+	c->name_version.src = LD_SRC_COMPUTED;
+	return 1;
+}
+
+static int dep_fold(struct mbuild *b, const struct ld_model *src,
+		    const struct ld_dep *sd, const uint32_t *cmap,
+		    uint32_t tbase, uint32_t srcbit, uint32_t **dsrc,
+		    uint32_t *adsrc)
+{
+	struct ld_model *m = b->m;
+	struct ld_dep nd = *sd;
+	uint32_t from = cmap[sd->from], to = cmap[sd->to], old;
+	uint64_t key = ((uint64_t)from << 32 | to) + 1;
+	int ret;
+
+	(void)src;
+	if (from == LD_NONE || to == LD_NONE)
+		return 0;
+	nd.from = from;
+	nd.to = to;
+	nd.trace = sd->trace_known ? tmap(sd->trace, tbase) : LD_NONE;
+	if (!nd.type_known)
+		nd.type = 0xf;
+	ret = ld_map_put(&b->deps, key, m->nr_deps, &old);
+	if (ret)
+		return ret;
+	if (old == LD_NONE) {
+		ret = ld_add_dep(m, &nd);
+		if (ret)
+			return ret;
+		if (ld_grow((void **)dsrc, adsrc, m->nr_deps, sizeof(uint32_t)))
+			return -ENOMEM;
+		(*dsrc)[m->nr_deps - 1] = srcbit;
+		return 0;
+	}
+	{
+		struct ld_dep *e = &m->deps[old];
+
+		(*dsrc)[old] |= srcbit;
+		if (e->type_known && nd.type_known)
+			e->type |= nd.type;
+		else
+			e->type = 0xf;
+		e->type_known = e->type_known && nd.type_known;
+		if (nd.distance && (!e->distance || nd.distance < e->distance))
+			e->distance = nd.distance;
+		if (e->trace == LD_NONE && nd.trace != LD_NONE)
+			e->trace = nd.trace;
+		e->trace_known = e->trace_known || nd.trace_known;
+	}
+	return 0;
+}
+
+static int chains_copy(struct ld_model *m, const struct ld_model *src,
+		       const uint32_t *cmap)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < src->nr_chains; i++) {
+		const struct ld_chain *sc = &src->chains[i];
+		struct ld_chain *nc;
+
+		if (ld_grow((void **)&m->chains, &m->alloc_chains, m->nr_chains,
+			    sizeof(*m->chains)) ||
+		    ld_grow((void **)&m->chain_locks, &m->alloc_chain_locks,
+			    m->nr_chain_locks + sc->depth, sizeof(uint32_t)) ||
+		    ld_grow((void **)&m->chain_reads, &m->alloc_chain_reads,
+			    m->nr_chain_locks + sc->depth, 1))
+			return -ENOMEM;
+		nc = &m->chains[m->nr_chains++];
+		*nc = *sc;
+		nc->first = m->nr_chain_locks;
+		for (k = 0; k < sc->depth; k++) {
+			uint32_t c = src->chain_locks[sc->first + k];
+
+			m->chain_locks[m->nr_chain_locks] =
+				c == LD_NONE ? LD_NONE : cmap[c];
+			m->chain_reads[m->nr_chain_locks++] =
+				src->chain_reads ?
+					src->chain_reads[sc->first + k] :
+					0;
+		}
+	}
+	return 0;
+}
+
+int ld_merge(struct ld_model **out, struct ld_model *const *in, uint32_t n,
+	     struct ld_diag *d)
+{
+	struct mbuild b = { .nr_src = n };
+	struct ld_merge_info *mi;
+	struct ld_model *m;
+	uint32_t *cmap = NULL, *dsrc = NULL, adsrc = 0, s, i, k;
+	uint32_t *cls_src = NULL, *tmp;
+	uint8_t *cls_how = NULL;
+	struct ld_str *cls_name = NULL;
+	uint32_t acls = 0;
+	int ret = -ENOMEM;
+
+	d->msg[0] = '\0';
+	*out = NULL;
+	if (n < 2 || n > LD_MERGE_MAX)
+		return ld_diagf(d, "merge: %u snapshots (2 to %d)", n,
+				LD_MERGE_MAX);
+	for (s = 0; s < n; s++)
+		if (!in[s]->have.classes)
+			return ld_diagf(d, "%s: no class list to merge",
+					in[s]->origin ? in[s]->origin :
+							"input");
+	m = b.m = ld_model_new();
+	if (!m)
+		return -ENOMEM;
+	if (ld_map_init(&b.deps, 1024) || ld_map_init(&b.names, 1024))
+		goto out;
+	m->have.classes = true;
+	m->have.usage = m->have.deps = m->have.dep_all_distances = true;
+	m->have.dep_types = m->have.traces = m->have.usage_traces = true;
+	m->have.wait_types = m->have.chains = m->have.chain_keys = true;
+	for (s = 0; s < n; s++) {
+		const struct ld_model *src = in[s];
+		struct ld_match mt = { 0 };
+		uint32_t tbase;
+
+		m->have.usage &= src->have.usage;
+		m->have.deps &= src->have.deps;
+		m->have.dep_all_distances &= src->have.dep_all_distances;
+		m->have.dep_types &= src->have.dep_types;
+		m->have.traces &= src->have.traces;
+		m->have.usage_traces &= src->have.usage_traces;
+		m->have.wait_types &= src->have.wait_types;
+		m->have.chains &= src->have.chains;
+		m->have.chain_keys &= src->have.chain_keys;
+		m->nr_unresolved += src->nr_unresolved;
+		m->partial |= src->partial;
+		m->consistent &= src->consistent;
+		ret = copy_traces(m, src, &tbase);
+		if (ret)
+			goto out;
+		free(cmap);
+		cmap = malloc((src->nr_classes + 1) * sizeof(*cmap));
+		if (!cmap) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		if (s) {
+			/* match against the union so far (indexes needed) */
+			ret = ld_model_finish(m, d);
+			if (ret)
+				goto out;
+			ret = ld_match_classes(m, src, &mt);
+			if (ret)
+				goto out;
+		}
+		/* grow the provenance table to the classes we may add */
+		if (ld_grow((void **)&cls_src, &acls,
+			    (m->nr_classes + src->nr_classes + 1) * n,
+			    sizeof(*cls_src))) {
+			ld_match_free(&mt);
+			ret = -ENOMEM;
+			goto out;
+		}
+		tmp = realloc(cls_how, acls);
+		if (!tmp) {
+			ld_match_free(&mt);
+			ret = -ENOMEM;
+			goto out;
+		}
+		cls_how = (uint8_t *)tmp;
+		tmp = realloc(cls_name, (size_t)acls * sizeof(*cls_name));
+		if (!tmp) {
+			ld_match_free(&mt);
+			ret = -ENOMEM;
+			goto out;
+		}
+		cls_name = (struct ld_str *)tmp;
+		for (i = 0; i < src->nr_classes; i++) {
+			uint32_t id = s ? mt.b_to_a[i] : LD_NONE;
+			uint8_t how = s ? mt.how[i] : LD_MATCH_NAME;
+
+			if (id == LD_NONE) {
+				id = class_copy(&b, src, i, tbase);
+				if (id == LD_NONE) {
+					ld_match_free(&mt);
+					ret = -ENOMEM;
+					goto out;
+				}
+				for (k = 0; k < n; k++) {
+					cls_src[id * n + k] = LD_NONE;
+					cls_how[id * n + k] = LD_MATCH_NONE;
+					cls_name[id * n + k].s = "";
+					cls_name[id * n + k].len = 0;
+				}
+				if (name_taken(&b, m->classes[id].name)) {
+					ret = rename_class(&b, id);
+					if (ret < 0) {
+						ld_match_free(&mt);
+						goto out;
+					}
+				}
+				ret = name_add(&b, id);
+				if (ret) {
+					ld_match_free(&mt);
+					goto out;
+				}
+				how = LD_MATCH_NAME;
+			} else {
+				class_fold(m, id, src, i, tbase);
+			}
+			cmap[i] = id;
+			cls_src[id * n + s] = i;
+			cls_how[id * n + s] = s ? how : LD_MATCH_NAME;
+			cls_name[id * n + s] = astr(m, src->classes[i].name);
+		}
+		ld_match_free(&mt);
+		for (i = 0; i < src->nr_deps; i++) {
+			ret = dep_fold(&b, src, &src->deps[i], cmap, tbase,
+				       1u << s, &dsrc, &adsrc);
+			if (ret)
+				goto out;
+		}
+		ret = chains_copy(m, src, cmap);
+		if (ret)
+			goto out;
+		/* the indexes are rebuilt from scratch each round */
+		free(m->out_off);
+		free(m->out);
+		free(m->in_off);
+		free(m->in);
+		free(m->cc_off);
+		free(m->cc);
+		m->out_off = m->out = m->in_off = m->in = NULL;
+		m->cc_off = m->cc = NULL;
+	}
+	ret = ld_model_finish(m, d);
+	if (ret)
+		goto out;
+	/* provenance, in the arena so that it lives as long as the model */
+	ret = -ENOMEM;
+	mi = ld_arena_alloc(m->arena, sizeof(*mi));
+	if (!mi)
+		goto out;
+	memset(mi, 0, sizeof(*mi));
+	mi->nr_src = n;
+	mi->src = ld_arena_alloc(m->arena, n * sizeof(char *));
+	mi->release = ld_arena_alloc(m->arena, n * sizeof(char *));
+	mi->cls_src = ld_arena_alloc(
+		m->arena, (size_t)m->nr_classes * n * sizeof(uint32_t) + 1);
+	mi->cls_how = ld_arena_alloc(m->arena, (size_t)m->nr_classes * n + 1);
+	mi->cls_name = ld_arena_alloc(
+		m->arena,
+		(size_t)m->nr_classes * n * sizeof(struct ld_str) + 1);
+	mi->dep_src = ld_arena_alloc(m->arena,
+				     (size_t)m->nr_deps * sizeof(uint32_t) + 1);
+	if (!mi->src || !mi->release || !mi->cls_src || !mi->cls_how ||
+	    !mi->cls_name || !mi->dep_src)
+		goto out;
+	for (s = 0; s < n; s++) {
+		const char *o = in[s]->origin ? in[s]->origin : "live";
+		const char *r = in[s]->release;
+
+		mi->src[s] = ld_arena_str(m->arena, o, strlen(o)).s;
+		mi->release[s] = r ? ld_arena_str(m->arena, r, strlen(r)).s :
+				     NULL;
+	}
+	memcpy(mi->cls_src, cls_src,
+	       (size_t)m->nr_classes * n * sizeof(uint32_t));
+	memcpy(mi->cls_how, cls_how, (size_t)m->nr_classes * n);
+	memcpy(mi->cls_name, cls_name,
+	       (size_t)m->nr_classes * n * sizeof(struct ld_str));
+	if (m->nr_deps)
+		memcpy(mi->dep_src, dsrc, m->nr_deps * sizeof(uint32_t));
+	for (i = 0; i < m->nr_classes; i++)
+		for (s = 0; s < n; s++)
+			if (mi->cls_src[i * n + s] != LD_NONE &&
+			    ld_name_cmp(mi->cls_name[i * n + s],
+					m->classes[i].name))
+				mi->nr_renamed++;
+	m->merge = mi;
+	{
+		const char *r0 = in[0]->release;
+		bool same = r0 != NULL;
+		char buf[64];
+
+		for (s = 1; s < n && same; s++)
+			same = in[s]->release && !strcmp(in[s]->release, r0);
+		m->release = same ? strdup(r0) : NULL;
+		snprintf(buf, sizeof(buf), "merge of %u snapshots", n);
+		m->origin = strdup(buf);
+		if (!m->origin || (same && !m->release))
+			goto out;
+	}
+	ret = 0;
+out:
+	ld_map_free(&b.deps);
+	ld_map_free(&b.names);
+	free(cmap);
+	free(dsrc);
+	free(cls_src);
+	free(cls_how);
+	free(cls_name);
+	if (ret) {
+		if (ret == -ENOMEM && !d->msg[0])
+			ld_diagf(d, "out of memory");
+		ld_model_free(m);
+		return ret;
+	}
+	*out = m;
+	return 0;
+}
+
+int ld_load_merged(struct ld_model **mp, const char *const *paths, uint32_t n,
+		   struct ld_diag *d)
+{
+	struct ld_model *in[LD_MERGE_MAX] = { NULL };
+	uint32_t i, k;
+	int ret = 0;
+
+	*mp = NULL;
+	if (n > LD_MERGE_MAX)
+		return ld_diagf(d, "at most %d snapshots can be merged",
+				LD_MERGE_MAX);
+	for (i = 0; i < n; i++) {
+		ret = ld_load_path(&in[i], paths[i], d);
+		if (ret)
+			break;
+	}
+	if (!ret)
+		ret = ld_merge(mp, in, n, d);
+	for (k = 0; k < i; k++)
+		ld_model_free(in[k]);
+	return ret;
+}
