@@ -84,11 +84,17 @@ guest_suites() {
 	[ $rc = 0 ] || tail -n 5 "$T/guest-default.out" | sed 's/^/          /'
 
 	echo "lockdep conformance suite (one boot per reporting scenario)"
-	scripts/conformance.sh --out "$T/conformance" >"$T/conformance.ktap" 2>"$T/conformance.err"
+	scripts/conformance.sh --out "$T/conformance" --fixtures "$T/captured" >"$T/conformance.ktap" 2>"$T/conformance.err"
 	rc=$?
 	suite_ktap conformance "$T/conformance.ktap" $rc
 	grep -h 'took\|wall' "$T/conformance.ktap" "$T/conformance.err" | tail -n 1 | sed 's/^#* */          /'
 	[ $rc = 0 ] || tail -n 10 "$T/conformance.err" | sed 's/^/          /'
+	# cross-boot analysis: A -> B seen on one boot, B -> A on another; only
+	# the union has the cycle, with the id report gives the AB-BA console
+	CONSOLE="$T/captured/abba.console" lockdep-tool/tests/crossboot.sh \
+		"$T/captured/snapshots/half-ab" "$T/captured/snapshots/half-ba" \
+		>"$T/crossboot.ktap" 2>"$T/crossboot.err"
+	suite_ktap "cross-boot cycles (two boots)" "$T/crossboot.ktap" $?
 	# the suite can fail: a swapped title, a wrong graph check, a silent
 	# boot that reports must each turn it red
 	scripts/conformance.sh --prove-red --out "$T/conformance-red" >"$T/conformance-red.ktap" 2>"$T/conformance-red.err"
