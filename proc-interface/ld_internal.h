@@ -114,11 +114,55 @@ static inline bool ld_is_digit(char c)
 	return (unsigned char)(c - '0') < 10;
 }
 
+/*
+ * Up to 8 leading digits of the 8 bytes at @s, at once (SWAR, as in
+ * fast_float's parse_eight_digits_unrolled()): returns how many there are
+ * (0..8) and their value in *v.  Reads exactly 8 bytes.
+ */
+static inline unsigned int ld_digits8(const char *s, uint64_t *v)
+{
+	const uint64_t lo = 0x0f0f0f0f0f0f0f0fULL, hi = 0xf0f0f0f0f0f0f0f0ULL;
+	uint64_t w, d, bad;
+	unsigned int n;
+
+	memcpy(&w, s, 8);
+	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+		w = __builtin_bswap64(w);
+	d = w & lo;
+	/* a byte is a digit when it is 0x3X with X + 6 < 16 */
+	bad = ((w ^ 0x3030303030303030ULL) & hi) |
+	      ((d + 0x0606060606060606ULL) & hi);
+	n = bad ? __builtin_ctzll(bad) / 8 : 8;
+	if (!n)
+		return 0;
+	/* the n digits in the high bytes, zeros (leading digits) below */
+	d = n == 8 ? d : d << (8 * (8 - n));
+	d = d * 10 + (d >> 8);
+	d = ((d & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32)) +
+	     ((d >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32))) >>
+	    32;
+	*v = d;
+	return n;
+}
+
 static inline bool ld_scan_u64(const char **p, const char *end, uint64_t *v)
 {
 	const char *s = *p, *stop = end - s > 19 ? s + 19 : end;
 	uint64_t x = 0;
+	unsigned int n;
 
+	/* most numbers are short: up to 8 digits in one go */
+	if (end - s >= 8) {
+		n = ld_digits8(s, &x);
+		if (!n)
+			return false;
+		s += n;
+		if (n < 8) {
+			*p = s;
+			*v = x;
+			return true;
+		}
+	}
 	/* 19 digits cannot overflow; longer numbers take the slow path */
 	while (s < stop && ld_is_digit(*s))
 		x = x * 10 + (*s++ - '0');
