@@ -3,6 +3,7 @@
  * model.c - the in-memory model: building, indexing, derived values and
  * lookups.  The parsers fill it; ld_model_finish() builds the indexes.
  */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "ld_internal.h"
@@ -644,20 +645,25 @@ static int join_lockstat(struct ld_model *m)
  * the backward lists' order is not exported, so BD may differ where weak
  * paths are involved.  Without types every path is taken as strong.
  * O(edges) per class, so computed on demand and cached in the class.
+ *
+ * @limit: the number of classes reachable from @c at all, when known
+ * (else UINT32_MAX).  Once that many have been seen, nothing can change
+ * any more and the BFS stops: on lockdep's dense graphs the last reachable
+ * classes are found long before the last lists are walked.
  */
 static int64_t count_reach(const struct ld_model *m, uint32_t c, int dir,
 			   uint32_t *queue, uint32_t *seen, uint8_t *only_xr,
-			   uint32_t gen)
+			   uint32_t gen, uint32_t limit)
 {
 	const uint32_t *off = dir ? m->in_off : m->out_off;
 	const uint32_t *adj = dir ? m->in : m->out;
-	uint32_t head = 0, tail = 0;
+	uint32_t head = 0, tail = 0, nr_seen = 1;
 	int64_t count = 1;
 
 	seen[c] = gen;
 	only_xr[c] = 0;
 	queue[tail++] = c;
-	while (head < tail) {
+	while (head < tail && nr_seen < limit) {
 		uint32_t u = queue[head++], k;
 
 		for (k = off[u]; k < off[u + 1]; k++) {
@@ -668,6 +674,7 @@ static int64_t count_reach(const struct ld_model *m, uint32_t c, int dir,
 			if (seen[v] == gen)
 				continue;
 			seen[v] = gen;
+			nr_seen++;
 			if (m->have.dep_types) {
 				dep = e->type;
 				/* backward lists swap ER and SN */
@@ -687,63 +694,97 @@ static int64_t count_reach(const struct ld_model *m, uint32_t c, int dir,
 	return count;
 }
 
+static int bfs_scratch(struct ld_model *m)
+{
+	if (m->bfs_queue)
+		return 0;
+	m->bfs_queue = malloc((m->nr_classes + 1) * sizeof(uint32_t));
+	m->bfs_seen = calloc(m->nr_classes + 1, sizeof(uint32_t));
+	m->bfs_xr = calloc(m->nr_classes + 1, 1);
+	if (!m->bfs_queue || !m->bfs_seen || !m->bfs_xr) {
+		free(m->bfs_queue);
+		free(m->bfs_seen);
+		free(m->bfs_xr);
+		m->bfs_queue = m->bfs_seen = NULL;
+		m->bfs_xr = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static bool need_fd_bd(const struct ld_model *m, uint32_t c)
+{
+	return !ld_known(m->classes[c].fd) && m->have.deps &&
+	       m->have.dep_all_distances;
+}
+
 int ld_fd_bd(const struct ld_model *cm, uint32_t c)
 {
 	struct ld_model *m = (struct ld_model *)cm; /* cache only */
 	struct ld_class *cl = &m->classes[c];
 	int dir;
 
-	if (ld_known(cl->fd) || !m->have.deps || !m->have.dep_all_distances)
+	if (!need_fd_bd(m, c))
 		return 0;
-	if (!m->bfs_queue) {
-		m->bfs_queue = malloc((m->nr_classes + 1) * sizeof(uint32_t));
-		m->bfs_seen = calloc(m->nr_classes + 1, sizeof(uint32_t));
-		m->bfs_xr = calloc(m->nr_classes + 1, 1);
-		if (!m->bfs_queue || !m->bfs_seen || !m->bfs_xr)
-			return -ENOMEM;
-	}
+	if (bfs_scratch(m))
+		return -ENOMEM;
 	for (dir = 0; dir < 2; dir++) {
 		struct ld_num *res = dir ? &cl->bd : &cl->fd;
 
 		res->v = count_reach(m, c, dir, m->bfs_queue, m->bfs_seen,
-				     m->bfs_xr, ++m->bfs_gen);
+				     m->bfs_xr, ++m->bfs_gen, UINT32_MAX);
 		res->src = LD_SRC_COMPUTED;
 	}
 	return 0;
 }
 
 /*
- * Without pruning (every hop ends in a non-recursive lock, or types are
- * unknown) the BFS count is the number of classes reachable, and on a DAG
- * that is a bitset union in topological order: O(edges * classes / 64)
- * for all classes at once instead of O(edges) per class.  Returns 1 when
- * it could not be used (pruning possible, a cycle, or too many classes).
+ * Whether the BFS can prune in direction @dir: only after a hop that ends
+ * in a recursive read only (forward: no SN or EN type; backward, where ER
+ * and SN swap: no ER or EN).  Without any such hop the kernel's count is
+ * the number of classes reachable.
  */
-static int closure_counts(struct ld_model *m, int dir)
+static bool can_prune(const struct ld_model *m, int dir)
+{
+	unsigned int strong = dir ? (LD_DEP_ER | LD_DEP_EN) :
+				    (LD_DEP_SN | LD_DEP_EN);
+	uint32_t i;
+
+	for (i = 0; m->have.dep_types && i < m->nr_deps; i++)
+		if (!(m->deps[i].type & strong))
+			return true;
+	return false;
+}
+
+/*
+ * The classes reachable from each class in direction @dir (the class
+ * itself included), for all classes at once: on a DAG, a bitset union in
+ * topological order, O(edges * classes / 64).  Fills @cnt[] with their
+ * number and returns the bitsets (@words 64-bit words per class) when
+ * they fit in REACH_ROWS_BYTES; else computes the counts in blocks of
+ * target classes and returns NULL.  -1 on a cycle (merged snapshots), a
+ * huge graph or no memory: the caller then does without.
+ */
+#define REACH_MAX_CLASSES (1u << 16)
+#define REACH_ROWS_BYTES (32u << 20)
+
+static int reach_closure(const struct ld_model *m, int dir, uint32_t *cnt,
+			 uint64_t **rows)
 {
 	const uint32_t *off = dir ? m->in_off : m->out_off;
 	const uint32_t *adj = dir ? m->in : m->out;
-	/* hops that never set only_xr: forward SN|EN, backward ER|EN */
-	unsigned int strong = dir ? (LD_DEP_ER | LD_DEP_EN) :
-				    (LD_DEP_SN | LD_DEP_EN);
-	uint32_t n = m->nr_classes, words = (n + 63) / 64, i, k, head = 0;
-	uint32_t tail = 0, *indeg, *order;
-	uint64_t *bits;
+	uint32_t n = m->nr_classes, words = (n + 63) / 64, bw, w0, i, k;
+	uint32_t head = 0, tail = 0, *indeg, *order;
+	uint64_t *bits = NULL;
+	int ret = -1;
 
-	if (n > 16384)
-		return 1;
-	for (i = 0; m->have.dep_types && i < m->nr_deps; i++)
-		if (!(m->deps[i].type & strong))
-			return 1;
-	indeg = calloc(n + 1, sizeof(*indeg));
-	order = malloc((n + 1) * sizeof(*order));
-	bits = calloc((size_t)n * words + 1, sizeof(*bits));
-	if (!indeg || !order || !bits) {
-		free(indeg);
-		free(order);
-		free(bits);
-		return -ENOMEM;
-	}
+	*rows = NULL;
+	if (!n || n > REACH_MAX_CLASSES)
+		return -1;
+	indeg = calloc(n, sizeof(*indeg));
+	order = malloc(n * sizeof(*order));
+	if (!indeg || !order)
+		goto out;
 	/* Kahn: order[] lists a class before the classes it reaches */
 	for (i = 0; i < m->nr_deps; i++)
 		indeg[dir ? m->deps[i].from : m->deps[i].to]++;
@@ -761,71 +802,425 @@ static int closure_counts(struct ld_model *m, int dir)
 				order[tail++] = v;
 		}
 	}
-	if (tail != n) { /* a cycle: merged snapshots */
-		free(indeg);
-		free(order);
-		free(bits);
-		return 1;
-	}
-	for (i = n; i-- > 0;) {
-		uint32_t u = order[i];
-		uint64_t *bu = bits + (size_t)u * words;
-		int64_t cnt = 0;
+	if (tail != n) /* a cycle */
+		goto out;
+	bw = words;
+	if ((uint64_t)n * words * 8 > REACH_ROWS_BYTES)
+		bw = (REACH_ROWS_BYTES / 4) / 8 / n ? (REACH_ROWS_BYTES / 4) /
+							      8 / n :
+						      1;
+	bits = malloc((size_t)n * bw * sizeof(*bits));
+	if (!bits)
+		goto out;
+	memset(cnt, 0, n * sizeof(*cnt));
+	/* targets [64 * w0, 64 * (w0 + nw)) at a time */
+	for (w0 = 0; w0 < words; w0 += bw) {
+		uint32_t nw = words - w0 < bw ? words - w0 : bw;
 
-		bu[u / 64] |= 1ULL << (u % 64);
-		for (k = off[u]; k < off[u + 1]; k++) {
-			const struct ld_dep *e = &m->deps[adj[k]];
-			const uint64_t *bv =
-				bits + (size_t)(dir ? e->from : e->to) * words;
-			uint32_t w;
+		for (i = n; i-- > 0;) {
+			uint32_t u = order[i], w;
+			uint64_t *bu = bits + (size_t)u * bw;
 
-			for (w = 0; w < words; w++)
-				bu[w] |= bv[w];
-		}
-		for (k = 0; k < words; k++)
-			cnt += __builtin_popcountll(bu[k]);
-		if (dir) {
-			m->classes[u].bd.v = cnt;
-			m->classes[u].bd.src = LD_SRC_COMPUTED;
-		} else {
-			m->classes[u].fd.v = cnt;
-			m->classes[u].fd.src = LD_SRC_COMPUTED;
+			memset(bu, 0, nw * sizeof(*bu));
+			if (u / 64 >= w0 && u / 64 < w0 + nw)
+				bu[u / 64 - w0] |= 1ULL << (u % 64);
+			for (k = off[u]; k < off[u + 1]; k++) {
+				const struct ld_dep *e = &m->deps[adj[k]];
+				const uint64_t *bv =
+					bits +
+					(size_t)(dir ? e->from : e->to) * bw;
+
+				for (w = 0; w < nw; w++)
+					bu[w] |= bv[w];
+			}
+			for (w = 0; w < nw; w++)
+				cnt[u] += __builtin_popcountll(bu[w]);
 		}
 	}
+	if (bw == words) {
+		*rows = bits;
+		bits = NULL;
+	}
+	ret = 0;
+out:
 	free(indeg);
 	free(order);
 	free(bits);
+	return ret;
+}
+
+/*
+ * The kernel's BFS (count_reach()) for every class, with the same result,
+ * organised for speed.  One direction's lists, packed: entry k of class
+ * u's list (k in off[u] .. off[u + 1], list order) leads to class
+ * ent[k] >> 4 over type ent[k] & 0xf (already swapped for backward
+ * lists); and the same entries by the class they lead to (rev[] from
+ * rev_off[]: owner and k), for the bottom-up steps.
+ *
+ * The kernel's queue holds whole BFS levels one after the other, each in
+ * the order its classes were reached.  A class is reached (for good) from
+ * the first class of the previous level, in queue order, that has an entry
+ * for it, and the first such entry in that class's list: the entry k with
+ * the smallest (queue position of its owner, k).  So a level can be built
+ * either top-down, walking the lists of the previous level in queue order
+ * (what the kernel does), or bottom-up, taking for each class not yet seen
+ * that smallest entry and sorting the new level by it.  Bottom-up is
+ * cheaper once few classes are left to find: they are known, as the
+ * reachable set (reach_closure()) minus the classes seen.  And once all of
+ * them have been seen, nothing can change any more.
+ */
+#define FDBD_MAX_CLASSES (1u << 27)
+
+#define Q_NONE UINT32_MAX
+
+struct fdbd_rev {
+	uint32_t u, k;
+};
+
+struct fdbd {
+	const struct ld_model *m;
+	const uint32_t *off;
+	uint32_t *ent, *rev_off, *nr_in;
+	struct fdbd_rev *rev;
+	/* per BFS: stamp[v] == gen when seen (small, to stay in L1) */
+	uint16_t gen, *stamp;
+	uint32_t *q; /* queue position << 1 | only_xr; Q_NONE: rejected */
+	uint32_t *queue, *left;
+	uint64_t *nw; /* bottom-up: queue position << 32 | entry */
+};
+
+static void fdbd_free(struct fdbd *g)
+{
+	free(g->ent);
+	free(g->rev_off);
+	free(g->nr_in);
+	free(g->rev);
+	free(g->stamp);
+	free(g->q);
+	free(g->queue);
+	free(g->left);
+	free(g->nw);
+}
+
+static int fdbd_init(struct fdbd *g, const struct ld_model *m, int dir)
+{
+	const uint32_t *adj = dir ? m->in : m->out;
+	uint32_t n = m->nr_classes, e = m->nr_deps, u, k, *pos;
+
+	memset(g, 0, sizeof(*g));
+	g->m = m;
+	g->off = dir ? m->in_off : m->out_off;
+	g->ent = malloc((e + 1) * sizeof(*g->ent));
+	g->rev_off = calloc(n + 2, sizeof(*g->rev_off));
+	g->rev = malloc((e + 1) * sizeof(*g->rev));
+	g->nr_in = malloc((n + 1) * sizeof(*g->nr_in));
+	g->stamp = calloc(n + 1, sizeof(*g->stamp));
+	g->q = malloc((n + 1) * sizeof(*g->q));
+	g->queue = malloc((n + 1) * sizeof(*g->queue));
+	g->left = malloc((n + 1) * sizeof(*g->left));
+	g->nw = malloc((n + 1) * sizeof(*g->nw));
+	pos = malloc((n + 1) * sizeof(*pos));
+	if (!g->ent || !g->rev_off || !g->nr_in || !g->rev || !g->stamp ||
+	    !g->q || !g->queue || !g->left || !g->nw || !pos) {
+		free(pos);
+		fdbd_free(g);
+		return -ENOMEM;
+	}
+	for (u = 0; u < n; u++) {
+		for (k = g->off[u]; k < g->off[u + 1]; k++) {
+			const struct ld_dep *d = &m->deps[adj[k]];
+			uint32_t v = dir ? d->from : d->to;
+			unsigned int t = 0xf;
+
+			if (m->have.dep_types) {
+				t = d->type & 0xf;
+				/* backward lists swap ER and SN */
+				if (dir)
+					t = (t & 9) | (t & 2) << 1 |
+					    (t & 4) >> 1;
+			}
+			g->ent[k] = v << 4 | t;
+			g->rev_off[v + 1]++;
+		}
+	}
+	for (u = 0; u < n; u++) {
+		g->nr_in[u] = g->rev_off[u + 1];
+		g->rev_off[u + 1] += g->rev_off[u];
+	}
+	memcpy(pos, g->rev_off, n * sizeof(*pos));
+	for (u = 0; u < n; u++) {
+		for (k = g->off[u]; k < g->off[u + 1]; k++) {
+			struct fdbd_rev *r = &g->rev[pos[g->ent[k] >> 4]++];
+
+			r->u = u;
+			r->k = k;
+		}
+	}
+	free(pos);
 	return 0;
 }
 
+/*
+ * Arrival at a class over entry type @t from a parent with only_xr @pxr:
+ * 0 rejected (no strong path), else 1 + the class's only_xr.
+ */
+static inline unsigned int arrive(unsigned int pxr, unsigned int t)
+{
+	if (pxr)
+		t &= ~(LD_DEP_SR | LD_DEP_SN);
+	if (!t)
+		return 0;
+	return 1 + !(t & (LD_DEP_SN | LD_DEP_EN));
+}
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* Class @v seen; queued unless @a (arrive()) says rejected. */
+static inline void fdbd_see(struct fdbd *g, uint32_t v, unsigned int a,
+			    uint32_t *tail)
+{
+	g->stamp[v] = g->gen;
+	g->q[v] = a ? *tail << 1 | (a - 1) : Q_NONE;
+	g->queue[*tail] = v;
+	*tail += !!a;
+}
+
+/* Top-down: the lists of level [lo, hi), in queue order. */
+static uint32_t fdbd_top_down(struct fdbd *g, uint32_t lo, uint32_t hi,
+			      uint32_t *tail, uint32_t nr_seen, uint32_t limit,
+			      uint64_t *bu_left)
+{
+	const uint16_t gen = g->gen;
+	uint32_t i, k;
+
+	for (i = lo; i < hi && nr_seen < limit; i++) {
+		uint32_t u = g->queue[i];
+		unsigned int pxr = g->q[u] & 1;
+
+		for (k = g->off[u]; k < g->off[u + 1]; k++) {
+			uint32_t v = g->ent[k] >> 4;
+
+			if (g->stamp[v] == gen)
+				continue;
+			nr_seen++;
+			*bu_left -= g->nr_in[v];
+			fdbd_see(g, v, arrive(pxr, g->ent[k] & 0xf), tail);
+		}
+	}
+	return nr_seen;
+}
+
+/* Bottom-up: each class left gets its smallest entry from [lo, hi). */
+static uint32_t fdbd_bottom_up(struct fdbd *g, uint32_t lo, uint32_t hi,
+			       uint32_t *tail, uint32_t nr_seen,
+			       uint32_t *nr_left)
+{
+	const uint16_t gen = g->gen;
+	const uint32_t span = hi - lo;
+	uint32_t nr_new = 0, kept = 0, j, k;
+
+	for (j = 0; j < *nr_left; j++) {
+		uint32_t v = g->left[j];
+		uint64_t best = UINT64_MAX;
+
+		for (k = g->rev_off[v]; k < g->rev_off[v + 1]; k++) {
+			uint32_t u = g->rev[k].u, qu = g->q[u];
+			/* the owner is in this level: (queue position, k) */
+			uint64_t q = (uint32_t)((qu >> 1) - lo);
+			uint64_t key = q << 32 | g->rev[k].k;
+
+			if (g->stamp[u] == gen && qu != Q_NONE && q < span &&
+			    key < best)
+				best = key;
+		}
+		if (best == UINT64_MAX) {
+			g->left[kept++] = v;
+			continue;
+		}
+		g->nw[nr_new++] = best + ((uint64_t)lo << 32);
+	}
+	*nr_left = kept;
+	/* the order the top-down walk would have found them in */
+	if (nr_new > 1)
+		qsort(g->nw, nr_new, sizeof(*g->nw), cmp_u64);
+	for (j = 0; j < nr_new; j++) {
+		uint32_t qp = g->nw[j] >> 32, k = (uint32_t)g->nw[j];
+
+		fdbd_see(g, g->ent[k] >> 4,
+			 arrive(g->q[g->queue[qp]] & 1, g->ent[k] & 0xf),
+			 tail);
+	}
+	return nr_seen + nr_new;
+}
+
+/* count_reach(c) for one class; @row: its reachable set (or NULL) */
+static int64_t fdbd_count(struct fdbd *g, uint32_t c, uint32_t limit,
+			  const uint64_t *row)
+{
+	uint32_t words = (g->m->nr_classes + 63) / 64, lo = 0, hi = 1;
+	uint32_t tail = 0, nr_seen = 1, nr_left = 0, i, w;
+	uint64_t bu_left = 0;
+	bool bottom_up = false;
+
+	if (!++g->gen) { /* wrapped: forget every stamp */
+		memset(g->stamp, 0, g->m->nr_classes * sizeof(*g->stamp));
+		g->gen = 1;
+	}
+	/* bottom-up cost: the in-lists of the reachable classes not seen */
+	for (w = 0; row && w < words; w++)
+		for (uint64_t b = row[w]; b; b &= b - 1)
+			bu_left += g->nr_in[w * 64 + __builtin_ctzll(b)];
+	bu_left -= g->nr_in[c];
+	fdbd_see(g, c, 1, &tail);
+	/* level [lo, hi) of the queue gives the next level */
+	while (lo < hi && nr_seen < limit) {
+		if (!bottom_up && row) {
+			uint64_t td = 0;
+
+			for (i = lo; i < hi; i++)
+				td += g->off[g->queue[i] + 1] -
+				      g->off[g->queue[i]];
+			/* a bottom-up entry costs ~4 top-down ones */
+			if (4 * bu_left < td) {
+				/* the classes left to find */
+				for (w = 0; w < words; w++) {
+					for (uint64_t b = row[w]; b;
+					     b &= b - 1) {
+						uint32_t v =
+							w * 64 +
+							__builtin_ctzll(b);
+
+						if (g->stamp[v] != g->gen)
+							g->left[nr_left++] = v;
+					}
+				}
+				bottom_up = true;
+			}
+		}
+		if (bottom_up)
+			nr_seen = fdbd_bottom_up(g, lo, hi, &tail, nr_seen,
+						 &nr_left);
+		else
+			nr_seen = fdbd_top_down(g, lo, hi, &tail, nr_seen,
+						limit, &bu_left);
+		lo = hi;
+		hi = tail;
+	}
+	return tail;
+}
+
+/* One direction of ld_fd_bd_all(): res[i] for the classes with todo[i] */
+struct fdbd_job {
+	const struct ld_model *m;
+	int dir, ret;
+	const uint8_t *todo;
+	int64_t *res;
+};
+
+static void *fdbd_run(void *arg)
+{
+	struct fdbd_job *j = arg;
+	const struct ld_model *m = j->m;
+	uint32_t n = m->nr_classes, words = (n + 63) / 64, i, *reach;
+	uint64_t *rows = NULL;
+	bool have_reach, bfs;
+	struct fdbd g;
+
+	j->ret = -ENOMEM;
+	reach = malloc(n * sizeof(*reach));
+	if (!reach)
+		return NULL;
+	have_reach = !reach_closure(m, j->dir, reach, &rows);
+	bfs = can_prune(m, j->dir) || !have_reach;
+	if (bfs && fdbd_init(&g, m, j->dir))
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (!j->todo[i])
+			continue;
+		if (!bfs)
+			j->res[i] = reach[i];
+		else
+			j->res[i] = fdbd_count(
+				&g, i, have_reach ? reach[i] : UINT32_MAX,
+				rows ? rows + (size_t)i * words : NULL);
+	}
+	if (bfs)
+		fdbd_free(&g);
+	j->ret = 0;
+out:
+	free(rows);
+	free(reach);
+	return NULL;
+}
+
+/*
+ * FD/BD of every class, exactly as ld_fd_bd() gives them, much faster:
+ * without pruning the count is the reachable set's size; with pruning the
+ * kernel's BFS is run per class, as fdbd_count() describes.  The two
+ * directions are independent: the backward one runs in a second thread
+ * when one can be started.
+ */
 int ld_fd_bd_all(const struct ld_model *cm)
 {
 	struct ld_model *m = (struct ld_model *)cm; /* cache only */
-	uint32_t i;
-	int ret, r0, r1;
+	struct fdbd_job job[2];
+	uint32_t n = m->nr_classes, i, nr = 0;
+	uint8_t *todo;
+	int64_t *res;
+	pthread_t th;
+	bool threaded;
+	int ret;
 
-	if (!m->have.deps || !m->have.dep_all_distances || !m->nr_classes ||
-	    ld_known(m->classes[0].fd))
+	if (n >= FDBD_MAX_CLASSES) { /* packed ids: one BFS per class */
+		for (i = 0; i < n; i++) {
+			ret = ld_fd_bd(m, i);
+			if (ret)
+				return ret;
+		}
 		return 0;
-	r0 = closure_counts(m, 0);
-	if (r0 < 0)
-		return r0;
-	r1 = closure_counts(m, 1);
-	if (r1 < 0)
-		return r1;
-	if (!r0 && !r1)
-		return 0;
-	/* pruning possible: a BFS per class, as the kernel does */
-	for (i = 0; i < m->nr_classes; i++) {
-		m->classes[i].fd.src = LD_SRC_NONE;
-		m->classes[i].bd.src = LD_SRC_NONE;
 	}
-	for (i = 0; i < m->nr_classes; i++) {
-		ret = ld_fd_bd(m, i);
-		if (ret)
-			return ret;
+	todo = malloc(n + 1);
+	res = malloc(2 * (n + 1) * sizeof(*res));
+	if (!todo || !res) {
+		free(todo);
+		free(res);
+		return -ENOMEM;
 	}
-	return 0;
+	for (i = 0; i < n; i++)
+		nr += todo[i] = need_fd_bd(m, i);
+	ret = 0;
+	if (!nr)
+		goto out;
+	for (i = 0; i < 2; i++) {
+		job[i].m = m;
+		job[i].dir = i;
+		job[i].todo = todo;
+		job[i].res = res + i * (n + 1);
+	}
+	threaded = !pthread_create(&th, NULL, fdbd_run, &job[1]);
+	fdbd_run(&job[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		fdbd_run(&job[1]);
+	ret = job[0].ret ? job[0].ret : job[1].ret;
+	for (i = 0; i < n && !ret; i++) {
+		if (!todo[i])
+			continue;
+		m->classes[i].fd.v = job[0].res[i];
+		m->classes[i].fd.src = LD_SRC_COMPUTED;
+		m->classes[i].bd.v = job[1].res[i];
+		m->classes[i].bd.src = LD_SRC_COMPUTED;
+	}
+out:
+	free(todo);
+	free(res);
+	return ret;
 }
 
 int ld_model_finish(struct ld_model *m, struct ld_diag *d)

@@ -182,12 +182,8 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 			st.in_block = true;
 			continue;
 		}
-		colon = NULL;
-		for (p = end; p > line; p--)
-			if (p[-1] == ':') {
-				colon = p - 1;
-				break;
-			}
+		/* the last colon: names may hold one, numbers cannot */
+		colon = memrchr(line, ':', len);
 		if (colon && scan_row(colon + 1, end, v)) {
 			const char *name = line;
 			size_t nlen;

@@ -75,6 +75,59 @@ static uint32_t resolve_ref(struct ld_model *m, const struct ld_map *keys,
 }
 
 /*
+ * The keys of the key map as the kernel prints them ("%016lx" on 64-bit),
+ * 16 bytes of text each, to the class the map gives for them: a reference
+ * is looked up without converting its key.  Text that is not here (other
+ * widths, upper case, unknown keys) takes the general path.
+ */
+struct key_text {
+	uint64_t (*text)[2];
+	uint32_t *id, mask;
+};
+
+static inline uint32_t key_text_hash(const uint64_t w[2], uint32_t mask)
+{
+	return ld_hash64(w[0] * 0x9e3779b97f4a7c15ULL ^ w[1]) & mask;
+}
+
+static int key_text_build(struct key_text *t, const struct ld_map *keys)
+{
+	static const char hex[] = "0123456789abcdef";
+	uint32_t n = 64, i, h, d;
+
+	while (n < keys->nr * 2)
+		n *= 2;
+	t->text = malloc(n * sizeof(*t->text));
+	t->id = malloc(n * sizeof(*t->id));
+	if (!t->text || !t->id)
+		return -ENOMEM;
+	memset(t->id, 0xff, n * sizeof(*t->id));
+	t->mask = n - 1;
+	for (i = 0; i <= keys->mask; i++) {
+		char buf[16];
+		uint64_t w[2];
+
+		if (keys->vals[i] == LD_NONE)
+			continue;
+		for (d = 0; d < 16; d++)
+			buf[d] = hex[keys->keys[i] >> (60 - 4 * d) & 0xf];
+		memcpy(w, buf, 16);
+		for (h = key_text_hash(w, t->mask); t->id[h] != LD_NONE;
+		     h = (h + 1) & t->mask)
+			;
+		memcpy(t->text[h], w, 16);
+		t->id[h] = keys->vals[i];
+	}
+	return 0;
+}
+
+static void key_text_free(struct key_text *t)
+{
+	free(t->text);
+	free(t->id);
+}
+
+/*
  * The usual reference line, "[<16 hex digits>] name\n" with @p at the '[',
  * resolved without searching for the end of the line: the key names a
  * class, and the class's name followed by the newline is what comes next.
@@ -83,20 +136,24 @@ static uint32_t resolve_ref(struct ld_model *m, const struct ld_map *keys,
  * that differs, a CR LF line ending, no newline): then the caller takes
  * the general path, which gives the same result for this fast one's lines.
  */
-static uint32_t fast_ref(const struct ld_model *m, const struct ld_map *keys,
+static uint32_t fast_ref(const struct ld_model *m, const struct key_text *kt,
 			 const char *p, const char *end, const char **next)
 {
 	const struct ld_class *c;
 	const char *name = p + 19;
-	uint64_t key;
-	uint32_t id;
+	uint64_t w[2];
+	uint32_t id, h;
 
-	if (end - p < 20 || p[0] != '[' || p[17] != ']' || p[18] != ' ' ||
-	    !ld_hex16(p + 1, &key))
+	if (end - p < 20 || p[0] != '[' || p[17] != ']' || p[18] != ' ')
 		return LD_NONE;
-	id = ld_map_get(keys, key);
-	if (id == LD_NONE)
-		return LD_NONE;
+	memcpy(w, p + 1, 16);
+	for (h = key_text_hash(w, kt->mask);; h = (h + 1) & kt->mask) {
+		id = kt->id[h];
+		if (id == LD_NONE)
+			return LD_NONE;
+		if (kt->text[h][0] == w[0] && kt->text[h][1] == w[1])
+			break;
+	}
 	c = &m->classes[id];
 	/* the general path strips a CR before the newline */
 	if ((size_t)(end - name) <= c->name.len || name[c->name.len] != '\n' ||
@@ -141,6 +198,7 @@ int ld_parse_proc_lockdep(struct ld_model *m, const struct ld_section *s,
 	int have_ops = -1, have_prove = -1, ret = 0;
 	struct ld_lines l;
 	struct ld_map keys = { 0 };
+	struct key_text kt = { 0 };
 	const char *line, *stop = s->data + s->len;
 	size_t len;
 	char q[LD_QBUF];
@@ -325,6 +383,8 @@ bad_line:
 	/* Pass 2: resolve targets now that every class is known. */
 	ld_name_hash_build(m);
 	ret = build_key_map(m, &keys);
+	if (!ret)
+		ret = key_text_build(&kt, &keys);
 	if (ret)
 		goto out;
 	if (nr_refs && ld_grow((void **)&m->deps, &m->alloc_deps,
@@ -343,7 +403,7 @@ bad_line:
 		uint32_t to;
 
 		if (stop - l.p > 4 && !memcmp(l.p, " -> ", 4) &&
-		    (to = fast_ref(m, &keys, l.p + 4, stop, &next)) != LD_NONE) {
+		    (to = fast_ref(m, &kt, l.p + 4, stop, &next)) != LD_NONE) {
 			l.p = next; /* the line was " -> [key] name" */
 			l.lineno++;
 		} else {
@@ -379,6 +439,7 @@ bad_line:
 			"%s: %u dependencies name classes that are not listed (the file changed while it was read?)",
 			s->origin, m->nr_unresolved);
 out:
+	key_text_free(&kt);
 	ld_map_free(&keys);
 	return ret;
 }
@@ -399,6 +460,7 @@ int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
 			 struct ld_diag *d)
 {
 	struct ld_map keys = { 0 };
+	struct key_text kt = { 0 };
 	struct ld_chain *ch = NULL;
 	struct ld_lines l;
 	const char *line;
@@ -418,6 +480,8 @@ int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
 			       ld_quote(line, len, q, sizeof(q)));
 	}
 	ret = build_key_map(m, &keys);
+	if (!ret)
+		ret = key_text_build(&kt, &keys);
 	if (ret)
 		goto out;
 
@@ -426,7 +490,7 @@ int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
 		uint32_t c;
 
 		/* the usual lock line, taken without looking for its end */
-		if (ch && (c = fast_ref(m, &keys, l.p, l.end, &next)) != LD_NONE) {
+		if (ch && (c = fast_ref(m, &kt, l.p, l.end, &next)) != LD_NONE) {
 			l.p = next;
 			l.lineno++;
 			if (add_chain_lock(m, ch, c)) {
@@ -518,6 +582,7 @@ int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
 	}
 	ret = 0;
 out:
+	key_text_free(&kt);
 	ld_map_free(&keys);
 	return ret;
 }
