@@ -76,13 +76,21 @@ static uint32_t resolve_ref(struct ld_model *m, const struct ld_map *keys,
 
 /*
  * The keys of the key map as the kernel prints them ("%016lx" on 64-bit),
- * 16 bytes of text each, to the class the map gives for them: a reference
- * is looked up without converting its key.  Text that is not here (other
- * widths, upper case, unknown keys) takes the general path.
+ * 16 bytes of text each, with the class the map gives for them and its
+ * name: a reference is looked up without converting its key, touching one
+ * slot and the name.  Text that is not here (other widths, upper case,
+ * unknown keys) takes the general path; so do classes whose name ends in
+ * a CR, which the line iterator would strip.
  */
+struct key_slot {
+	uint64_t text[2];
+	const char *name;
+	uint32_t len, id; /* id LD_NONE: free slot */
+};
+
 struct key_text {
-	uint64_t (*text)[2];
-	uint32_t *id, mask;
+	struct key_slot *slot;
+	uint32_t mask;
 };
 
 static inline uint32_t key_text_hash(const uint64_t w[2], uint32_t mask)
@@ -90,41 +98,49 @@ static inline uint32_t key_text_hash(const uint64_t w[2], uint32_t mask)
 	return ld_hash64(w[0] * 0x9e3779b97f4a7c15ULL ^ w[1]) & mask;
 }
 
-static int key_text_build(struct key_text *t, const struct ld_map *keys)
+static int key_text_build(struct key_text *t, const struct ld_model *m,
+			  const struct ld_map *keys)
 {
 	static const char hex[] = "0123456789abcdef";
 	uint32_t n = 64, i, h, d;
 
 	while (n < keys->nr * 2)
 		n *= 2;
-	t->text = malloc(n * sizeof(*t->text));
-	t->id = malloc(n * sizeof(*t->id));
-	if (!t->text || !t->id)
+	t->slot = malloc(n * sizeof(*t->slot));
+	if (!t->slot)
 		return -ENOMEM;
-	memset(t->id, 0xff, n * sizeof(*t->id));
+	for (i = 0; i < n; i++)
+		t->slot[i].id = LD_NONE;
 	t->mask = n - 1;
 	for (i = 0; i <= keys->mask; i++) {
+		const struct ld_class *c;
+		struct key_slot *ks;
 		char buf[16];
 		uint64_t w[2];
 
 		if (keys->vals[i] == LD_NONE)
 			continue;
+		c = &m->classes[keys->vals[i]];
+		if (c->name.len && c->name.s[c->name.len - 1] == '\r')
+			continue;
 		for (d = 0; d < 16; d++)
 			buf[d] = hex[keys->keys[i] >> (60 - 4 * d) & 0xf];
 		memcpy(w, buf, 16);
-		for (h = key_text_hash(w, t->mask); t->id[h] != LD_NONE;
+		for (h = key_text_hash(w, t->mask); t->slot[h].id != LD_NONE;
 		     h = (h + 1) & t->mask)
 			;
-		memcpy(t->text[h], w, 16);
-		t->id[h] = keys->vals[i];
+		ks = &t->slot[h];
+		memcpy(ks->text, w, 16);
+		ks->name = c->name.s;
+		ks->len = c->name.len;
+		ks->id = keys->vals[i];
 	}
 	return 0;
 }
 
 static void key_text_free(struct key_text *t)
 {
-	free(t->text);
-	free(t->id);
+	free(t->slot);
 }
 
 /*
@@ -136,32 +152,29 @@ static void key_text_free(struct key_text *t)
  * that differs, a CR LF line ending, no newline): then the caller takes
  * the general path, which gives the same result for this fast one's lines.
  */
-static uint32_t fast_ref(const struct ld_model *m, const struct key_text *kt,
-			 const char *p, const char *end, const char **next)
+static uint32_t fast_ref(const struct key_text *kt, const char *p,
+			 const char *end, const char **next)
 {
-	const struct ld_class *c;
+	const struct key_slot *ks;
 	const char *name = p + 19;
 	uint64_t w[2];
-	uint32_t id, h;
+	uint32_t h;
 
 	if (end - p < 20 || p[0] != '[' || p[17] != ']' || p[18] != ' ')
 		return LD_NONE;
 	memcpy(w, p + 1, 16);
 	for (h = key_text_hash(w, kt->mask);; h = (h + 1) & kt->mask) {
-		id = kt->id[h];
-		if (id == LD_NONE)
+		ks = &kt->slot[h];
+		if (ks->id == LD_NONE)
 			return LD_NONE;
-		if (kt->text[h][0] == w[0] && kt->text[h][1] == w[1])
+		if (ks->text[0] == w[0] && ks->text[1] == w[1])
 			break;
 	}
-	c = &m->classes[id];
-	/* the general path strips a CR before the newline */
-	if ((size_t)(end - name) <= c->name.len || name[c->name.len] != '\n' ||
-	    (c->name.len && c->name.s[c->name.len - 1] == '\r') ||
-	    memcmp(name, c->name.s, c->name.len))
+	if ((size_t)(end - name) <= ks->len || name[ks->len] != '\n' ||
+	    memcmp(name, ks->name, ks->len))
 		return LD_NONE;
-	*next = name + c->name.len + 1;
-	return id;
+	*next = name + ks->len + 1;
+	return ks->id;
 }
 
 static int build_key_map(struct ld_model *m, struct ld_map *keys)
@@ -384,7 +397,7 @@ bad_line:
 	ld_name_hash_build(m);
 	ret = build_key_map(m, &keys);
 	if (!ret)
-		ret = key_text_build(&kt, &keys);
+		ret = key_text_build(&kt, m, &keys);
 	if (ret)
 		goto out;
 	if (nr_refs && ld_grow((void **)&m->deps, &m->alloc_deps,
@@ -403,7 +416,7 @@ bad_line:
 		uint32_t to;
 
 		if (stop - l.p > 4 && !memcmp(l.p, " -> ", 4) &&
-		    (to = fast_ref(m, &kt, l.p + 4, stop, &next)) != LD_NONE) {
+		    (to = fast_ref(&kt, l.p + 4, stop, &next)) != LD_NONE) {
 			l.p = next; /* the line was " -> [key] name" */
 			l.lineno++;
 		} else {
@@ -481,7 +494,7 @@ int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
 	}
 	ret = build_key_map(m, &keys);
 	if (!ret)
-		ret = key_text_build(&kt, &keys);
+		ret = key_text_build(&kt, m, &keys);
 	if (ret)
 		goto out;
 
@@ -490,7 +503,7 @@ int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
 		uint32_t c;
 
 		/* the usual lock line, taken without looking for its end */
-		if (ch && (c = fast_ref(m, &kt, l.p, l.end, &next)) != LD_NONE) {
+		if (ch && (c = fast_ref(&kt, l.p, l.end, &next)) != LD_NONE) {
 			l.p = next;
 			l.lineno++;
 			if (add_chain_lock(m, ch, c)) {

@@ -12,12 +12,18 @@ if [ ! -f "$SNAP/proc/lockdep" ]; then
 	echo "generating $SNAP ..."
 	"$GEN" "$SNAP"
 fi
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-# elapsed seconds of a command, RUNS times -> median in ms
-time_ms() {
-	for _ in $(seq "$RUNS"); do
-		/usr/bin/time -f %e "$@" 2>&1 >/dev/null | tail -n 1
-	done | median | awk '{printf "%.0f", $1 * 1000}'
+export LC_ALL=C	# EPOCHREALTIME with a '.'
+median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# wall-clock ms of one run: EPOCHREALTIME has microseconds where
+# /usr/bin/time has 10 ms, as long as cat takes
+run_ms() {
+	local t0=$EPOCHREALTIME t1
+	if ! "$@" > /dev/null 2>&1; then
+		echo "bench: failed: $*" >&2
+		exit 1
+	fi
+	t1=$EPOCHREALTIME
+	awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", (b - a) * 1000}'
 }
 cpu_ms() {
 	for _ in $(seq "$RUNS"); do
@@ -33,8 +39,14 @@ for fmt in proc export; do
 	[ $fmt = export ] && dir=$SNAP/export/lockdep
 	size=$(du -sb "$dir" | cut -f1)
 	cat "$dir"/* > /dev/null
-	cat_ms=$(time_ms sh -c "cat $dir/* > /dev/null")
-	load_ms=$(time_ms "$BIN" -s "$dir" info)
+	# alternate the two, so that a busy moment hits both alike
+	cat_t= load_t=
+	for _ in $(seq "$RUNS"); do
+		cat_t="$cat_t $(run_ms sh -c "cat $dir/* > /dev/null")"
+		load_t="$load_t $(run_ms "$BIN" -s "$dir" info)"
+	done
+	cat_ms=$(echo "$cat_t" | median)
+	load_ms=$(echo "$load_t" | median)
 	load_cpu=$(cpu_ms "$BIN" -s "$dir" info)
 	mem=$(peak_kb "$BIN" -s "$dir" info)
 	echo

@@ -526,6 +526,101 @@ static void test_export_edges(void)
 	report("export_missing_trailer");
 }
 
+/*
+ * A random export whose types let the kernel's BFS prune (recursive
+ * reads), with repeated entries, and with a cycle when @cycle: what
+ * ld_fd_bd_all() computes at once must be what one BFS per class gives.
+ */
+static char *random_export(uint64_t seed, unsigned int n, bool cycle,
+			   size_t *len)
+{
+	static const char *const types[] = { "EN",    "EN",    "EN",
+					     "SN",    "SR",    "ER",
+					     "SR|EN", "ER|SN", "SR|SN",
+					     "ER|EN", "SR|ER" };
+	unsigned int a, b;
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f)
+		return NULL;
+	fputs("# lockdep classes 1 generation 1\n#\n", f);
+	for (a = 0; a < n; a++)
+		fprintf(f, "%u k%u 1 0 0x0 - 0 0 0 - 0 0 c%u\n", a, a, a);
+	fputs("# end generation 1\n", f);
+	fputc('\0', f);
+	fputs("# lockdep deps 1 generation 1\n#\n", f);
+	for (a = 0; a < n; a++) {
+		for (b = 0; b < n; b++) {
+			seed ^= seed << 13;
+			seed ^= seed >> 7;
+			seed ^= seed << 17;
+			/* a DAG by id, plus one edge back when @cycle */
+			if (!(a < b ? seed % 16 == 0 :
+				      cycle && a == n - 1 && b == 0))
+				continue;
+			fprintf(f, "%u %u 1 %s -\n", a, b,
+				types[(seed >> 8) % ARRAY_SIZE(types)]);
+			if ((seed >> 16) % 64 == 0) /* the same pair again */
+				fprintf(f, "%u %u 1 SR -\n", a, b);
+		}
+	}
+	fputs("# end generation 1\n", f);
+	fclose(f);
+	return buf;
+}
+
+static void test_fd_bd_all(void)
+{
+	unsigned int round, i;
+
+	for (round = 0; round < 4; round++) {
+		struct ld_model *a = NULL, *b = NULL;
+		struct ld_input in[2];
+		struct ld_diag d;
+		size_t len;
+		char *buf = random_export(round + 1, 300, round & 1, &len);
+		const char *z;
+
+		if (!buf) {
+			CHECK(0);
+			continue;
+		}
+		z = memchr(buf, 0, len);
+		in[0] = (struct ld_input){ "lockdep/classes", NULL, buf,
+					   z - buf };
+		in[1] = (struct ld_input){ "lockdep/deps", NULL, z + 1,
+					   len - (z + 1 - buf) };
+		CHECK(!ld_load_buffers(&a, in, 2, &d));
+		CHECK(!ld_load_buffers(&b, in, 2, &d));
+		free(buf);
+		if (!a || !b) {
+			ld_model_free(a);
+			ld_model_free(b);
+			continue;
+		}
+		CHECK(!ld_fd_bd_all(a));
+		for (i = 0; i < a->nr_classes; i++) {
+			CHECK(!ld_fd_bd(b, i));
+			if (a->classes[i].fd.v != b->classes[i].fd.v ||
+			    a->classes[i].bd.v != b->classes[i].bd.v ||
+			    a->classes[i].fd.src != LD_SRC_COMPUTED ||
+			    a->classes[i].bd.src != LD_SRC_COMPUTED) {
+				printf("# round %u class %u: fd/bd %lld/%lld, one BFS each %lld/%lld\n",
+				       round, i, (long long)a->classes[i].fd.v,
+				       (long long)a->classes[i].bd.v,
+				       (long long)b->classes[i].fd.v,
+				       (long long)b->classes[i].bd.v);
+				failed_here = 1;
+				break;
+			}
+		}
+		ld_model_free(a);
+		ld_model_free(b);
+	}
+	report("fd_bd_all_equals_bfs_with_pruning");
+}
+
 static void test_snapshot(void)
 {
 	struct ld_model *m = load("handmade/prove"), *m2 = NULL;
@@ -605,6 +700,7 @@ int main(int argc, char **argv)
 	test_weird_names();
 	test_lockstat_ambiguities();
 	test_export_edges();
+	test_fd_bd_all();
 	test_snapshot();
 	test_lookup();
 	return 0;
