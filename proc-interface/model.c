@@ -1223,19 +1223,46 @@ out:
 	return ret;
 }
 
+struct chain_index_job {
+	struct ld_model *m;
+	int ret;
+};
+
+static void *chain_index_run(void *arg)
+{
+	struct chain_index_job *j = arg;
+
+	j->ret = build_chain_index(j->m);
+	return NULL;
+}
+
+/*
+ * The chain index reads only the chains and writes only cc_off/cc: it is
+ * built in a second thread (when one can be started) while this one
+ * builds the rest.
+ */
 int ld_model_finish(struct ld_model *m, struct ld_diag *d)
 {
+	struct chain_index_job job = { m, 0 };
+	bool threaded;
+	pthread_t th;
 	int ret;
 
+	threaded = m->nr_chain_locks >= 65536 &&
+		   !pthread_create(&th, NULL, chain_index_run, &job);
 	ret = build_adjacency(m);
-	if (!ret)
-		ret = build_chain_index(m);
 	if (!ret)
 		ld_name_hash_build(m);
 	if (!ret && !m->name_hash)
 		ret = -ENOMEM;
 	if (!ret)
 		ret = join_lockstat(m);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		chain_index_run(&job);
+	if (!ret)
+		ret = job.ret;
 	if (ret == -ENOMEM)
 		ld_diagf(d, "out of memory");
 	return ret;

@@ -10,6 +10,7 @@
  * "# end generation <G>".  The files are a consistent set when all
  * generations are equal.
  */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "ld_internal.h"
@@ -642,7 +643,8 @@ static int parse_chains(struct ld_model *m, const struct ld_section *s,
 			/* "<class id>:<0|1|2>", then ' ' or the end */
 			if (ld_scan_u64(&colon, end, &x) && end - colon >= 2 &&
 			    colon[0] == ':' && colon[1] >= '0' &&
-			    colon[1] <= '2' && (end - colon == 2 || colon[2] == ' ')) {
+			    colon[1] <= '2' &&
+			    (end - colon == 2 || colon[2] == ' ')) {
 				p = end - colon == 2 ? end : colon + 3;
 			} else {
 				NEED_TOK("locks");
@@ -720,11 +722,96 @@ out:
 	return ret;
 }
 
+/*
+ * The chains file refers to nothing but class ids: it is parsed while the
+ * traces, deps and usage are, in a second thread when one can be started,
+ * into a model of its own whose chains, counts and warnings are then moved
+ * over in file order, so that the result is the same as one file after
+ * the other.
+ */
+struct chains_job {
+	struct ld_model *t; /* what parse_chains() writes */
+	const struct ld_section *s;
+	const struct ld_map *ids; /* read only, by both threads */
+	struct ex_file f;
+	struct ld_diag d;
+	pthread_t th;
+	bool threaded;
+	int ret;
+};
+
+static void *chains_run(void *arg)
+{
+	struct chains_job *j = arg;
+
+	j->d.msg[0] = '\0';
+	j->ret = parse_chains(j->t, j->s, j->ids, &j->f, &j->d);
+	return NULL;
+}
+
+static int chains_start(struct chains_job *j, struct ld_model *m,
+			const struct ld_section *s, const struct ld_map *ids)
+{
+	memset(j, 0, sizeof(*j));
+	j->s = s;
+	j->ids = ids;
+	j->t = m->nr_chains || m->nr_chain_locks ? m : ld_model_new();
+	if (!j->t)
+		return -ENOMEM;
+	/* small files are not worth a thread */
+	j->threaded = j->t != m && s->len >= (1u << 20) &&
+		      !pthread_create(&j->th, NULL, chains_run, j);
+	return 0;
+}
+
+/* Join; unless @ret says an earlier file failed, take over the chains. */
+static int chains_finish(struct chains_job *j, struct ld_model *m, int ret,
+			 struct ex_file *f, struct ld_diag *d)
+{
+	struct ld_model *t = j->t;
+	uint32_t i;
+
+	if (j->threaded)
+		pthread_join(j->th, NULL);
+	else if (!ret)
+		chains_run(j);
+	if (t == m) /* parsed in place */
+		goto done;
+	if (!ret && !j->ret) {
+		m->chains = t->chains;
+		m->nr_chains = t->nr_chains;
+		m->alloc_chains = t->alloc_chains;
+		m->chain_locks = t->chain_locks;
+		m->chain_reads = t->chain_reads;
+		m->nr_chain_locks = t->nr_chain_locks;
+		m->alloc_chain_locks = t->alloc_chain_locks;
+		m->alloc_chain_reads = t->alloc_chain_reads;
+		t->chains = NULL;
+		t->chain_locks = NULL;
+		t->chain_reads = NULL;
+		m->nr_unresolved += t->nr_unresolved;
+		m->partial |= t->partial;
+		m->have.chains = t->have.chains;
+		m->have.chain_keys = t->have.chain_keys;
+	}
+	/* its warnings, after those of the files before it (ld_warn's cap) */
+	for (i = 0; i < t->nr_warnings && !ret && !j->ret; i++)
+		if (ld_warn(m, "%s", t->warnings[i]))
+			j->ret = -ENOMEM;
+	ld_model_free(t);
+done:
+	if (!ret && j->ret && j->d.msg[0])
+		*d = j->d;
+	*f = j->f;
+	return j->ret;
+}
+
 int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 		    struct ld_diag *d)
 {
 	struct ld_map ids = { 0 }, tids = { 0 };
 	struct ex_file f[LD_EX_NR];
+	struct chains_job cj;
 	bool seen[LD_EX_NR] = { false };
 	uint64_t gen = 0;
 	bool first = true;
@@ -744,11 +831,16 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 	/* ids index lock_classes[]: a plain array when they are small */
 	ld_map_densify(&ids, 4 * (uint64_t)m->nr_classes + 65536);
 	seen[LD_EX_CLASSES] = true;
+	if (files[LD_EX_CHAINS]) {
+		ret = chains_start(&cj, m, files[LD_EX_CHAINS], &ids);
+		if (ret)
+			goto out;
+	}
 	if (files[LD_EX_TRACES]) {
 		ret = parse_traces(m, files[LD_EX_TRACES], &tids,
 				   &f[LD_EX_TRACES], d);
 		if (ret)
-			goto out;
+			goto join;
 		/* offsets into stack_trace[], 2^19 entries by default */
 		ld_map_densify(&tids, 32 * (uint64_t)m->nr_traces + 65536 <
 						1u << 22 ?
@@ -761,19 +853,23 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 		ret = parse_deps(m, files[LD_EX_DEPS], &ids, &tids,
 				 seen[LD_EX_TRACES], &f[LD_EX_DEPS], d);
 		if (ret)
-			goto out;
+			goto join;
 		seen[LD_EX_DEPS] = true;
 	}
 	if (files[LD_EX_USAGE]) {
 		ret = parse_usage(m, files[LD_EX_USAGE], &ids, &tids,
 				  &f[LD_EX_USAGE], d);
 		if (ret)
-			goto out;
+			goto join;
 		seen[LD_EX_USAGE] = true;
 	}
+join:
 	if (files[LD_EX_CHAINS]) {
-		ret = parse_chains(m, files[LD_EX_CHAINS], &ids,
-				   &f[LD_EX_CHAINS], d);
+		/* an error in the files before chains comes first */
+		int cret = chains_finish(&cj, m, ret, &f[LD_EX_CHAINS], d);
+
+		if (!ret)
+			ret = cret;
 		if (ret)
 			goto out;
 		seen[LD_EX_CHAINS] = true;

@@ -18,6 +18,7 @@
  *
  *   " <label>:" padded, "%11lu", optional " [max: %lu]"; blank lines.
  */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "ld_internal.h"
@@ -57,7 +58,8 @@ static const char *scan_key(const char *tok, const char *end, uint64_t *key,
 	return *known ? p : memchr(tok, ']', end - tok);
 }
 
-static uint32_t resolve_ref(struct ld_model *m, const struct ld_map *keys,
+static uint32_t resolve_ref(const struct ld_model *m,
+			    const struct ld_map *keys,
 			    const struct pending_ref *r)
 {
 	uint32_t ids[2], c;
@@ -424,7 +426,8 @@ bad_line:
 				break;
 			if (!len)
 				continue;
-			if (line[0] != ' ') { /* a class line, added by pass 1 */
+			/* a class line, added by pass 1 */
+			if (line[0] != ' ') {
 				cur++;
 				continue;
 			}
@@ -469,15 +472,165 @@ static inline int add_chain_lock(struct ld_model *m, struct ld_chain *ch,
 	return 0;
 }
 
+/* What the chain lines are resolved against: read only. */
+struct chain_ctx {
+	const struct ld_model *m;
+	const struct ld_map *keys;
+	const struct key_text *kt;
+};
+
+/*
+ * The lines [l->p, l->end) of /proc/lockdep_chains, after its first line,
+ * into @out's chains: the model itself, or a scratch model for a second
+ * thread (the classes are read from cx->m only).
+ */
+static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
+		       struct ld_lines *l, uint32_t *unresolved,
+		       struct ld_diag *d)
+{
+	struct ld_chain *ch = NULL;
+	const char *line;
+	size_t len;
+	char q[LD_QBUF];
+
+	for (;;) {
+		const char *p, *end, *next;
+		uint32_t c;
+
+		/* the usual lock line, taken without looking for its end */
+		c = ch ? fast_ref(cx->kt, l->p, l->end, &next) : LD_NONE;
+		if (c != LD_NONE) {
+			l->p = next;
+			l->lineno++;
+			if (add_chain_lock(out, ch, c))
+				return -ENOMEM;
+			continue;
+		}
+		if (!ld_lines_next(l, &line, &len))
+			break;
+		p = line;
+		end = line + len;
+		if (l->last_unterminated) {
+			out->partial = true;
+			ld_warn(out, "%s:%lu: truncated line ignored", l->file,
+				l->base + l->lineno);
+			break;
+		}
+		if (!len) {
+			ch = NULL;
+			continue;
+		}
+		/* most lines are locks: test for them first */
+		if (*p == '[') {
+			struct pending_ref r;
+
+			if (!ch)
+				return ld_diag(
+					d, l,
+					"lock line outside a chain (no 'irq_context:' before it)");
+			p = scan_key(p + 1, end, &r.key, &r.key_known);
+			if (!p || p + 1 >= end || p[1] != ' ')
+				return ld_diag(d, l, "expected '[key] name'");
+			r.name = p + 2;
+			r.len = end - (p + 2);
+			c = resolve_ref(cx->m, cx->keys, &r);
+			if (c == LD_NONE)
+				(*unresolved)++;
+			if (add_chain_lock(out, ch, c))
+				return -ENOMEM;
+			continue;
+		}
+		if (ld_eat(&p, end, "irq_context: ")) {
+			/* indexed by the kernel's mask, as ld_irq_ctx */
+			static const char *const ctx[] = { "0", "softirq",
+							   "hardirq",
+							   "hardirq|softirq" };
+			unsigned int i;
+
+			for (i = 0; i < 4; i++)
+				if ((size_t)(end - p) == strlen(ctx[i]) &&
+				    !memcmp(p, ctx[i], end - p))
+					break;
+			if (i == 4)
+				return ld_diag(d, l,
+					       "unknown irq_context '%s'",
+					       ld_quote(p, end - p, q,
+							sizeof(q)));
+			if (ld_grow((void **)&out->chains, &out->alloc_chains,
+				    out->nr_chains, sizeof(*out->chains)))
+				return -ENOMEM;
+			ch = &out->chains[out->nr_chains++];
+			memset(ch, 0, sizeof(*ch));
+			ch->irq_context = i;
+			ch->first = out->nr_chain_locks;
+			continue;
+		}
+		return ld_diag(
+			d, l,
+			"expected 'irq_context:' or '[key] name', got '%s'",
+			ld_quote(line, len, q, sizeof(q)));
+	}
+	return 0;
+}
+
+/*
+ * A big file is parsed in two halves at once, the second in another
+ * thread, split where a chain starts after a blank line: there the
+ * parser's state is the same whichever line came before.  The second
+ * half's chains are appended to the first's.  Should it have anything to
+ * say (an error, a cut last line: messages with line numbers), it is
+ * parsed again after the first, as if there had been no split.
+ */
+#define CHAIN_SPLIT_MIN (4u << 20)
+
+struct chain_half {
+	const struct chain_ctx *cx;
+	struct ld_model *t;
+	struct ld_lines l;
+	uint32_t unresolved;
+	struct ld_diag d;
+	int ret;
+};
+
+static void *chain_half_run(void *arg)
+{
+	struct chain_half *h = arg;
+
+	h->ret = chain_lines(h->cx, h->t, &h->l, &h->unresolved, &h->d);
+	return NULL;
+}
+
+static int chain_append(struct ld_model *m, const struct ld_model *t)
+{
+	uint32_t base = m->nr_chain_locks, i;
+
+	if (ld_grow((void **)&m->chains, &m->alloc_chains,
+		    m->nr_chains + t->nr_chains, sizeof(*m->chains)) ||
+	    ld_grow((void **)&m->chain_locks, &m->alloc_chain_locks,
+		    m->nr_chain_locks + t->nr_chain_locks, sizeof(uint32_t)))
+		return -ENOMEM;
+	for (i = 0; i < t->nr_chains; i++) {
+		m->chains[m->nr_chains] = t->chains[i];
+		m->chains[m->nr_chains++].first += base;
+	}
+	if (t->nr_chain_locks)
+		memcpy(m->chain_locks + base, t->chain_locks,
+		       t->nr_chain_locks * sizeof(uint32_t));
+	m->nr_chain_locks += t->nr_chain_locks;
+	return 0;
+}
+
 int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
 			 struct ld_diag *d)
 {
 	struct ld_map keys = { 0 };
 	struct key_text kt = { 0 };
-	struct ld_chain *ch = NULL;
+	struct chain_ctx cx = { m, &keys, &kt };
+	struct chain_half h = { &cx, NULL };
 	struct ld_lines l;
-	const char *line;
+	const char *line, *split = NULL;
 	uint32_t unresolved = 0;
+	pthread_t th;
 	size_t len;
 	char q[LD_QBUF];
 	int ret;
@@ -498,94 +651,36 @@ int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
 	if (ret)
 		goto out;
 
-	for (;;) {
-		const char *p, *end, *next;
-		uint32_t c;
+	if (s->len >= CHAIN_SPLIT_MIN && l.p < l.end) {
+		const char *mid = l.p + (l.end - l.p) / 2;
 
-		/* the usual lock line, taken without looking for its end */
-		if (ch && (c = fast_ref(&kt, l.p, l.end, &next)) != LD_NONE) {
-			l.p = next;
-			l.lineno++;
-			if (add_chain_lock(m, ch, c)) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			continue;
-		}
-		if (!ld_lines_next(&l, &line, &len))
-			break;
-		p = line;
-		end = line + len;
-		if (l.last_unterminated) {
-			m->partial = true;
-			ld_warn(m, "%s:%lu: truncated line ignored", l.file,
-				l.base + l.lineno);
-			break;
-		}
-		if (!len) {
-			ch = NULL;
-			continue;
-		}
-		/* most lines are locks: test for them first */
-		if (*p == '[') {
-			struct pending_ref r;
-
-			if (!ch) {
-				ret = ld_diag(
-					d, &l,
-					"lock line outside a chain (no 'irq_context:' before it)");
-				goto out;
-			}
-			p = scan_key(p + 1, end, &r.key, &r.key_known);
-			if (!p || p + 1 >= end || p[1] != ' ') {
-				ret = ld_diag(d, &l, "expected '[key] name'");
-				goto out;
-			}
-			r.name = p + 2;
-			r.len = end - (p + 2);
-			c = resolve_ref(m, &keys, &r);
-			if (c == LD_NONE)
-				unresolved++;
-			if (add_chain_lock(m, ch, c)) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			continue;
-		}
-		if (ld_eat(&p, end, "irq_context: ")) {
-			/* indexed by the kernel's mask, as ld_irq_ctx */
-			static const char *const ctx[] = { "0", "softirq",
-							   "hardirq",
-							   "hardirq|softirq" };
-			unsigned int i;
-
-			for (i = 0; i < 4; i++)
-				if ((size_t)(end - p) == strlen(ctx[i]) &&
-				    !memcmp(p, ctx[i], end - p))
-					break;
-			if (i == 4) {
-				ret = ld_diag(d, &l, "unknown irq_context '%s'",
-					      ld_quote(p, end - p, q,
-						       sizeof(q)));
-				goto out;
-			}
-			if (ld_grow((void **)&m->chains, &m->alloc_chains,
-				    m->nr_chains, sizeof(*m->chains))) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			ch = &m->chains[m->nr_chains++];
-			memset(ch, 0, sizeof(*ch));
-			ch->irq_context = i;
-			ch->first = m->nr_chain_locks;
-			continue;
-		}
-		ret = ld_diag(
-			d, &l,
-			"expected 'irq_context:' or '[key] name', got '%s'",
-			ld_quote(line, len, q, sizeof(q)));
-		goto out;
+		split = memmem(mid, l.end - mid, "\n\nirq_context: ", 15);
+		h.t = split ? ld_model_new() : NULL;
 	}
+	if (h.t) {
+		split += 2;
+		ld_lines_init(&h.l, s->origin, 0, split, l.end - split);
+		if (pthread_create(&th, NULL, chain_half_run, &h)) {
+			ld_model_free(h.t);
+			h.t = NULL;
+		} else {
+			l.end = split;
+		}
+	}
+	ret = chain_lines(&cx, m, &l, &unresolved, d);
+	if (h.t) {
+		pthread_join(th, NULL);
+		l.end = s->data + s->len;
+		if (!ret && !h.ret && !h.t->partial && !h.t->nr_warnings) {
+			ret = chain_append(m, h.t);
+			unresolved += h.unresolved;
+		} else if (!ret) { /* again, with the right line numbers */
+			ret = chain_lines(&cx, m, &l, &unresolved, d);
+		}
+		ld_model_free(h.t);
+	}
+	if (ret)
+		goto out;
 	m->have.chains = true;
 	if (unresolved) {
 		m->nr_unresolved += unresolved;
@@ -593,7 +688,6 @@ int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
 			"%s: %u chain entries name classes that are not listed in the class list",
 			s->origin, unresolved);
 	}
-	ret = 0;
 out:
 	key_text_free(&kt);
 	ld_map_free(&keys);
