@@ -166,7 +166,7 @@ const struct cmd_entry cmd_table[] = {
 	  ARG_CLASS, CMD_NEEDS_MODEL, path_opts, cmd_path },
 	{ "cycles", NULL, 0, 0, "[--max N] [--length N] [--weak] [--brief]",
 	  "lock-order cycles (possible deadlocks)",
-	  "Finds the strongly connected components of the dependency graph, then enumerates their simple cycles (bounded by --max, --length and a work limit).  Each cycle is reported once under a canonical id: its class names rotated to start at the smallest, hashed (cycle-XXXXXXXX); 'report' gives a circular-dependency report the same id.  Where types are known only strong cycles are deadlocks (the rule of 'path'); the others are counted, and listed with --weak.  One boot's graph has no deadlock cycle, since lockdep refuses the dependency that closes one: give several snapshots (-s A -s B) to find inversions no single boot saw.  Exit 1 when a cycle is found.",
+	  "Finds the strongly connected components of the dependency graph, then enumerates their simple cycles (bounded by --max, --length and a work limit).  Each cycle is reported once under a canonical id: its class names without the per-boot #N suffix, rotated to start at the smallest, hashed (cycle-XXXXXXXX), so the same cycle has one id in every boot; 'report' gives a circular-dependency report the same id.  Where types are known only strong cycles are deadlocks (the rule of 'path'); the others are counted, and listed with --weak.  One boot's graph has no deadlock cycle, since lockdep refuses the dependency that closes one: give several snapshots (-s A -s B) to find inversions no single boot saw.  Exit 1 when a cycle is found.",
 	  ARG_NONE, CMD_NEEDS_MODEL, cycles_opts, cmd_cycles },
 	{ "irq-check", NULL, 0, 0, "[--max N] [--brief]",
 	  "paths from irq-safe to irq-unsafe classes",

@@ -379,6 +379,59 @@ static uint32_t fnv1a(uint32_t h, const void *p, size_t len)
 	return h;
 }
 
+/*
+ * A name as the cycle id sees it: the kernel prints name[#N][/S], and #N
+ * (the name_version) is a per-boot numbering of keys that share a name, so
+ * the id leaves it out.  @p[0] is what precedes "#N", @p[1] the "/S" tail.
+ */
+static void id_pieces(struct ld_str s, struct ld_str p[2])
+{
+	size_t end = s.len, i;
+
+	p[0] = s;
+	p[1] = (struct ld_str){ s.s + s.len, 0 };
+	i = end;
+	while (i > 0 && s.s[i - 1] >= '0' && s.s[i - 1] <= '9')
+		i--;
+	if (i < end && i > 0 && s.s[i - 1] == '/') { /* "/S" */
+		end = i - 1;
+		i = end;
+		while (i > 0 && s.s[i - 1] >= '0' && s.s[i - 1] <= '9')
+			i--;
+	}
+	if (i < end && i > 1 && s.s[i - 1] == '#') {
+		p[0].len = i - 1;
+		p[1] = (struct ld_str){ s.s + end, s.len - end };
+	}
+}
+
+static int id_name_cmp(struct ld_str a, struct ld_str b)
+{
+	struct ld_str pa[2], pb[2];
+	size_t ia = 0, ib = 0, la, lb;
+	int ka = 0, kb = 0;
+
+	id_pieces(a, pa);
+	id_pieces(b, pb);
+	la = pa[0].len + pa[1].len;
+	lb = pb[0].len + pb[1].len;
+	while (ia < la && ib < lb) {
+		unsigned char ca, cb;
+
+		if (ka == 0 && ia >= pa[0].len)
+			ka = 1;
+		if (kb == 0 && ib >= pb[0].len)
+			kb = 1;
+		ca = pa[ka].s[ka ? ia - pa[0].len : ia];
+		cb = pb[kb].s[kb ? ib - pb[0].len : ib];
+		if (ca != cb)
+			return ca < cb ? -1 : 1;
+		ia++;
+		ib++;
+	}
+	return (la > lb) - (la < lb);
+}
+
 /* compare the rotations of @names starting at a and at b */
 static int rot_cmp(const struct ld_str *names, uint32_t n, uint32_t a,
 		   uint32_t b)
@@ -387,7 +440,7 @@ static int rot_cmp(const struct ld_str *names, uint32_t n, uint32_t a,
 	int r;
 
 	for (i = 0; i < n; i++) {
-		r = ld_name_cmp(names[(a + i) % n], names[(b + i) % n]);
+		r = id_name_cmp(names[(a + i) % n], names[(b + i) % n]);
 		if (r)
 			return r;
 	}
@@ -403,9 +456,11 @@ uint32_t ld_cycle_id(const struct ld_str *names, uint32_t n,
 		if (rot_cmp(names, n, i, rot) < 0)
 			rot = i;
 	for (i = 0; i < n; i++) {
-		const struct ld_str *s = &names[(rot + i) % n];
+		struct ld_str p[2];
 
-		h = fnv1a(h, s->s, s->len);
+		id_pieces(names[(rot + i) % n], p);
+		h = fnv1a(h, p[0].s, p[0].len);
+		h = fnv1a(h, p[1].s, p[1].len);
 		h = fnv1a(h, "\n", 1); /* never inside a printed name */
 	}
 	snprintf(id, LD_CYCLE_ID_LEN, "cycle-%08x", h);

@@ -102,6 +102,9 @@ void ld_paths_free(struct ld_paths *p);
  * held when the first is taken): the name sequence is rotated to start at
  * its smallest name (bytewise; on a tie, the smallest rotation), and the id
  * is "cycle-" and the 32-bit FNV-1a hash of the rotated names in hex.
+ * Names are taken without their "#N" (name_version) suffix, which numbers
+ * same-named keys in the order one boot met them: the same cycle seen in
+ * two boots gets one id.  Cycles that differ only in #N share an id.
  * Returns the rotation: names[rot] comes first.  `cycles` and `report`
  * share it, so one cycle has one id however it was entered.
  */

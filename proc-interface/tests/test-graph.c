@@ -442,6 +442,26 @@ static void test_cycle_id(void)
 	CHECK_EQ(ld_cycle_id(d, 4, ia), 3);
 	CHECK_EQ(ld_cycle_id(e, 4, ib), 1);
 	CHECK(!strcmp(ia, ib));
+	/* #N numbers same-named keys per boot: left out of the id, but
+	 * /S and a '#' that is part of the name are kept */
+	{
+		struct ld_str f[2] = { { "&x->lock#3/1", 12 },
+				       { "(wq)ev#2", 8 } };
+		struct ld_str g[2] = { { "(wq)ev#5", 8 },
+				       { "&x->lock/1", 10 } };
+		struct ld_str h[2] = { { "(wq)ev", 6 }, { "&x->lock", 8 } };
+		struct ld_str k[2] = { { "a#b", 3 }, { "c#", 2 } };
+		struct ld_str l[2] = { { "a", 1 }, { "c", 1 } };
+
+		CHECK_EQ(ld_cycle_id(f, 2, ia), 0);
+		CHECK_EQ(ld_cycle_id(g, 2, ib), 1);
+		CHECK(!strcmp(ia, ib));
+		ld_cycle_id(h, 2, ib);
+		CHECK(strcmp(ia, ib)); /* the subclass counts */
+		ld_cycle_id(k, 2, ia);
+		ld_cycle_id(l, 2, ib);
+		CHECK(strcmp(ia, ib)); /* '#' without digits is a name */
+	}
 	report("cycle_id_canonical_rotation");
 }
 
