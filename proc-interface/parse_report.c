@@ -272,6 +272,7 @@ struct pst {
 	uint32_t section; /* 1, 2 (safe-unsafe), 3 (inversion) */
 	bool kernel_next; /* the line after the title */
 	bool in_calltrace;
+	bool nest_paused; /* "Nested lock was not taken": first stack done */
 	uint32_t idle; /* lines since the last one understood */
 	struct centry *ch;
 	uint32_t nr_ch, alloc_ch;
@@ -792,9 +793,26 @@ static int open_report(struct pst *p, int kind, const char *t, size_t tl,
 	p->section = 0;
 	p->kernel_next = kind != LD_RK_CAPACITY;
 	p->in_calltrace = false;
+	p->nest_paused = false;
 	p->idle = 0;
 	end_stack(p);
 	return 0;
+}
+
+/*
+ * print_lock_nested_lock_not_held() dumps the stack, then the held locks,
+ * then the stack again: the end of the first dump does not end the report.
+ */
+static bool nest_pause(struct pst *p)
+{
+	if (p->cur->kind != LD_RK_NESTED || p->nest_paused)
+		return false;
+	end_stack(p);
+	p->nest_paused = true;
+	p->in_calltrace = false;
+	p->mode = M_BODY;
+	p->idle = 0;
+	return true;
 }
 
 /* "{IN-HARDIRQ-W}" -> the usage bit */
@@ -882,7 +900,7 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 		end_stack(p);
 	}
 	if (!tl) {
-		if (p->mode == M_BACKTRACE && p->in_calltrace)
+		if (p->mode == M_BACKTRACE && p->in_calltrace && !nest_pause(p))
 			return close_report(p, lineno, false) ?: 0;
 		return 0;
 	}
@@ -1000,19 +1018,28 @@ other:
 		if (starts(t, tl, "Call Trace:")) {
 			p->in_calltrace = true;
 			p->idle = 0;
-			return new_stack(p, T_BACKTRACE, 0);
+			/* the second dump of a nested-lock report repeats
+			 * the first */
+			return new_stack(p, r->backtrace == LD_NONE ?
+						    T_BACKTRACE :
+						    T_DISCARD, 0);
 		}
 		if (starts(t, tl, "</")) {
+			if (nest_pause(p))
+				return 0;
 			return close_report(p, lineno, false);
 		}
 		if (p->in_calltrace && regs_line(t, tl))
 			return 0; /* "RIP: 0033:...", "RAX: ..." */
 		if (p->in_calltrace && raw[0] != ' ' && raw[0] != '\t') {
+			if (nest_pause(p))
+				goto structural;
 			ret = close_report(p, lineno - 1, false);
 			return ret ? ret : 1;
 		}
 		return 0;
 	}
+structural:
 
 	if (starts(t, tl, "stack backtrace:")) {
 		p->mode = M_BACKTRACE;

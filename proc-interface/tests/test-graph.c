@@ -908,6 +908,7 @@ static void test_report_kinds(void)
 		{ "lock-held-at-exit.txt", { LD_RK_EXIT_USER, -1 } },
 		{ "capacity.txt", { LD_RK_CAPACITY, LD_RK_CAPACITY, -1 } },
 		{ "old-info-title-3x.txt", { LD_RK_CIRCULAR, -1 } },
+		{ "nested-lock-not-taken.txt", { LD_RK_NESTED, LD_RK_NESTED, -1 } },
 		{ "several-with-noise.log",
 		  { LD_RK_RCU, LD_RK_NESTED, LD_RK_LOCKS_HELD, LD_RK_CONTENTION,
 		    LD_RK_CHAIN_KEY, LD_RK_CIRCULAR, LD_RK_RECURSIVE, -1 } },
@@ -983,6 +984,33 @@ static void test_report_details(void)
 		CHECK(r->nr_hops == 2 &&
 		      !strcmp(lock_name(rs, rs->hops[r->hops].from),
 			      "inv2_safe"));
+	} else {
+		failed_here = 1;
+	}
+	ld_reports_free(rs);
+	/* two stack dumps with the held locks between them */
+	rs = parse_file("nested-lock-not-taken.txt");
+	if (rs && rs->nr == 2) {
+		static const unsigned int held[2] = { 2, 1 }, frames[2] = { 11, 3 };
+		static const unsigned long end[2] = { 51, 81 };
+		unsigned int k;
+
+		for (k = 0; k < 2; k++) {
+			r = &rs->r[k];
+			CHECK(r->detail.len == 16 &&
+			      !memcmp(r->detail.s, "&obj_class_mutex", 16));
+			CHECK_EQ(r->held_count, held[k]);
+			CHECK_EQ(r->nr_held, held[k]);
+			CHECK(r->backtrace != LD_NONE &&
+			      rs->stacks[r->backtrace].nr == frames[k]);
+			CHECK_EQ(r->end_line, end[k]);
+			CHECK(!r->truncated);
+		}
+		r = &rs->r[0];
+		CHECK(r->nr_held == 2 &&
+		      !strcmp(lock_name(rs, rs->idx[r->held + 1]),
+			      "(work_completion)(&obj->work)"));
+		CHECK(!strcmp(lock_name(rs, rs->r[1].locks), "&obj->inner"));
 	} else {
 		failed_here = 1;
 	}
