@@ -33,14 +33,18 @@ int cmd_merge(struct ctx *ctx, struct cmd_args *a)
 		}
 		m = own;
 	} else {
-		if (ctx->nr_snapshots < 2)
+		if (ctx->nr_snapshots < 1)
 			return usage_error(
 				ctx,
-				"give two snapshots or more (as arguments or with -s)");
+				"give two snapshots or more (as arguments or with -s), or a saved union");
 		ret = ctx_model(ctx);
 		if (ret)
 			return ret;
 		m = ctx->m;
+		if (!m->merge)
+			return usage_error(
+				ctx,
+				"give two snapshots or more (as arguments or with -s), or a saved union");
 	}
 	mi = m->merge;
 	n = mi->nr_src;

@@ -147,7 +147,7 @@ const struct cmd_entry cmd_table[] = {
 	  "Writes a DOT digraph of the whole graph, or of the classes within N dependencies of CLASS in both directions: nodes are classes (ids c<N>, names in labels), coloured by irq usage (red hardirq-safe, orange softirq-safe, blue irq-unsafe, grey used in process context only, white unused, dashed border when unknown); edges are dependencies, solid for exclusive (EN), dashed for ER/SN, dotted for shared-recursive (SR) only, grey where the type is unknown.  The output is sorted: the same input gives the same bytes.  With --path A B, --cycle ID or --report N: only the classes and dependencies of that path (as 'path' finds it), cycle (as 'cycles' names it) or report (as 'report' numbers it; a class the model lacks is coloured by the usage characters the report printed).",
 	  ARG_CLASS, CMD_NEEDS_MODEL, dot_opts, cmd_dot },
 	{ "save", NULL, 1, 1, "FILE", "write a snapshot file",
-	  "Writes every file that was read, verbatim, with the kernel release, capture time and source paths, to FILE (\"-\" for standard output).  Saving a loaded snapshot reproduces it byte for byte.",
+	  "Writes every file that was read, verbatim, with the kernel release, capture time and source paths, to FILE (\"-\" for standard output).  Saving a loaded snapshot reproduces it byte for byte.  A union (-s given several times) is saved as the snapshots it was made of (snapshot format 2); loading that file merges them again, the same way.",
 	  ARG_FILE, CMD_NEEDS_MODEL, NULL, cmd_save },
 	{ "info", NULL, 0, 0, "", "where the data came from and what it lacks",
 	  "Prints the source, kernel release, capture time, the files read, what each kind of data is known from, and the warnings raised while reading.",

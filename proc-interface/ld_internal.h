@@ -379,6 +379,19 @@ enum {
 extern const char *const ld_export_files[LD_EX_NR];
 
 /* Snapshot file */
+void ld_sections_free(struct ld_section *s, uint32_t n);
+/*
+ * A path's snapshots, unmerged: one model, or each part of a saved union
+ * (snapshot version 2), appended to @in[*n] (at most @max in all).
+ */
+int ld_load_parts(const char *path, struct ld_model **in, uint32_t *n,
+		  uint32_t max, struct ld_diag *d);
+/*
+ * ld_merge() of @in[0..n), then the union keeps each input's files as
+ * its parts (for ld_save()) and the inputs are freed, in every case.
+ */
+int ld_merge_keep(struct ld_model **mp, struct ld_model **in, uint32_t n,
+		  const char *origin, struct ld_diag *d);
 int ld_snapshot_parse(struct ld_model *m, const char *origin, const char *data,
 		      size_t len, struct ld_diag *d);
 

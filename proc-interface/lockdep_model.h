@@ -23,6 +23,7 @@
 
 #define LD_NONE UINT32_MAX /* no class / trace / entry */
 #define LD_SNAPSHOT_VERSION 1 /* version of the save format */
+#define LD_SNAPSHOT_UNION_VERSION 2 /* ... of a saved union (snapshot.c) */
 #define LD_EXPORT_VERSION 1 /* debugfs export version we read */
 #define LD_MAX_FILE (1UL << 30) /* refuse larger inputs */
 
@@ -283,10 +284,20 @@ struct ld_model {
 	uint8_t *bfs_xr;
 	/* set when the model is a union of snapshots (merge.h); in arena */
 	const struct ld_merge_info *merge;
+	/* ... and the snapshots it was made of, in order (for ld_save()) */
+	struct ld_part *parts;
+	uint32_t nr_parts;
 };
 
 struct ld_diag {
 	char msg[512];
+};
+
+/* One snapshot of a union, kept as read so that `save` can write it. */
+struct ld_part {
+	char *release, *captured, *origin;
+	struct ld_section *sections;
+	uint32_t nr_sections;
 };
 
 /* Loading ------------------------------------------------------------ */

@@ -811,25 +811,71 @@ out:
 	return 0;
 }
 
+/* Move @src's files into a new part of @m (a union); @src is a single
+ * snapshot: ld_load_parts() splits saved unions. */
+static int keep_part(struct ld_model *m, struct ld_model *src)
+{
+	struct ld_part *p;
+
+	p = realloc(m->parts, (m->nr_parts + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	m->parts = p;
+	p = &m->parts[m->nr_parts++];
+	p->release = src->release;
+	p->captured = src->captured;
+	p->origin = src->origin;
+	p->sections = src->sections;
+	p->nr_sections = src->nr_sections;
+	src->release = src->captured = src->origin = NULL;
+	src->sections = NULL;
+	src->nr_sections = 0;
+	return 0;
+}
+
+int ld_merge_keep(struct ld_model **mp, struct ld_model **in, uint32_t n,
+		  const char *origin, struct ld_diag *d)
+{
+	struct ld_model *m = NULL;
+	uint32_t i;
+	int ret = ld_merge(&m, in, n, d);
+
+	for (i = 0; i < n && !ret; i++)
+		ret = keep_part(m, in[i]);
+	if (!ret && origin) {
+		free(m->origin);
+		m->origin = strdup(origin);
+		if (!m->origin)
+			ret = -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		ld_model_free(in[i]);
+	if (ret) {
+		if (ret == -ENOMEM && !d->msg[0])
+			ld_diagf(d, "out of memory");
+		ld_model_free(m);
+		m = NULL;
+	}
+	*mp = m;
+	return ret;
+}
+
+/* A saved union among the paths stands for its snapshots (flattened). */
 int ld_load_merged(struct ld_model **mp, const char *const *paths, uint32_t n,
 		   struct ld_diag *d)
 {
 	struct ld_model *in[LD_MERGE_MAX] = { NULL };
-	uint32_t i, k;
+	uint32_t i, nin = 0;
 	int ret = 0;
 
 	*mp = NULL;
-	if (n > LD_MERGE_MAX)
-		return ld_diagf(d, "at most %d snapshots can be merged",
-				LD_MERGE_MAX);
-	for (i = 0; i < n; i++) {
-		ret = ld_load_path(&in[i], paths[i], d);
-		if (ret)
-			break;
+	d->msg[0] = '\0';
+	for (i = 0; i < n && !ret; i++)
+		ret = ld_load_parts(paths[i], in, &nin, LD_MERGE_MAX, d);
+	if (ret) {
+		for (i = 0; i < nin; i++)
+			ld_model_free(in[i]);
+		return ret;
 	}
-	if (!ret)
-		ret = ld_merge(mp, in, n, d);
-	for (k = 0; k < i; k++)
-		ld_model_free(in[k]);
-	return ret;
+	return ld_merge_keep(mp, in, nin, NULL, d);
 }

@@ -175,13 +175,15 @@ void ld_model_free(struct ld_model *m)
 	free(m->release);
 	free(m->captured);
 	free(m->origin);
-	for (i = 0; i < m->nr_sections; i++) {
-		free(m->sections[i].name);
-		free(m->sections[i].origin);
-		free(m->sections[i].path);
-		ld_section_free_data(&m->sections[i]);
+	ld_sections_free(m->sections, m->nr_sections);
+	for (i = 0; i < m->nr_parts; i++) {
+		free(m->parts[i].release);
+		free(m->parts[i].captured);
+		free(m->parts[i].origin);
+		ld_sections_free(m->parts[i].sections,
+				 m->parts[i].nr_sections);
 	}
-	free(m->sections);
+	free(m->parts);
 	for (i = 0; i < m->nr_warnings; i++)
 		free(m->warnings[i]);
 	free(m->warnings);
@@ -191,6 +193,19 @@ void ld_model_free(struct ld_model *m)
 	free(m->bfs_xr);
 	ld_arena_free(m->arena);
 	free(m);
+}
+
+void ld_sections_free(struct ld_section *s, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		free(s[i].name);
+		free(s[i].origin);
+		free(s[i].path);
+		ld_section_free_data(&s[i]);
+	}
+	free(s);
 }
 
 uint32_t ld_add_class(struct ld_model *m)

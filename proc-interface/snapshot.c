@@ -19,6 +19,21 @@
  * Section names are the kernel's: lockdep, lockdep_chains, lockdep_stats,
  * lock_stat (in /proc) and lockdep/classes, lockdep/deps, ... (debugfs).
  * Saving a loaded snapshot writes the same bytes.
+ *
+ * Version 2 is a union of snapshots (merge.h), kept as the snapshots it
+ * was made of, each a complete version-1 file:
+ *
+ *   lockdep-tool snapshot 2
+ *   union <number of parts, 2 to LD_MERGE_MAX>
+ *   part <byte count>
+ *   <exactly byte-count bytes: a version-1 snapshot>
+ *   (a newline)
+ *   ... more parts ...
+ *   end
+ *
+ * Loading one merges its parts again, in order (the merge is
+ * deterministic); given with other snapshots, its parts join them.
+ * Single snapshots are still written as version 1.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -30,6 +45,7 @@
 #include <unistd.h>
 
 #include "ld_internal.h"
+#include "merge.h"
 
 #define SNAP_MAGIC "lockdep-tool snapshot "
 
@@ -572,6 +588,174 @@ static const char *sniff(const char *data, size_t len)
 	return NULL;
 }
 
+/* The version of a snapshot file, 0 if @data is not one. */
+static uint64_t snap_version(const char *data, size_t len)
+{
+	const char *p = data, *end = data + len, *nl;
+	uint64_t v;
+
+	nl = memchr(data, '\n', len);
+	if (nl)
+		end = nl;
+	if (!ld_eat(&p, end, SNAP_MAGIC) || !ld_scan_u64(&p, end, &v))
+		return 0;
+	return v;
+}
+
+static int snapshot_parse_at(struct ld_model *m, const char *origin,
+			     unsigned long base, const char *data, size_t len,
+			     struct ld_diag *d);
+
+/*
+ * The parts of a version-2 file into @in[*n ..], each loaded as a model.
+ * On error none is left behind.
+ */
+static int union_parse(const char *origin, const char *data, size_t len,
+		       struct ld_model **in, uint32_t *n, uint32_t max,
+		       struct ld_diag *d)
+{
+	struct ld_lines l;
+	const char *line, *p, *end;
+	size_t ln;
+	uint64_t nparts, size, k;
+	uint32_t first = *n;
+	char q[LD_QBUF];
+	int ret = 0;
+
+	ld_lines_init(&l, origin, 0, data, len);
+	ld_lines_next(&l, &line, &ln); /* the magic: the caller read it */
+	if (!ld_lines_next(&l, &line, &ln))
+		return ld_diag(d, &l, "file ends in the header");
+	p = line;
+	end = line + ln;
+	if (!ld_eat(&p, end, "union ") || !ld_scan_u64(&p, end, &nparts) ||
+	    p != end || nparts < 2 || nparts > LD_MERGE_MAX)
+		return ld_diag(d, &l,
+			       "expected 'union N' with N from 2 to %d, got '%s'",
+			       LD_MERGE_MAX, ld_quote(line, ln, q, sizeof(q)));
+	for (k = 1; k <= nparts; k++) {
+		struct ld_model *m;
+		const char *body;
+
+		if (!ld_lines_next(&l, &line, &ln) || l.last_unterminated) {
+			ret = ld_diag(d, &l,
+				      "part %llu of %llu missing: file cut short",
+				      (unsigned long long)k,
+				      (unsigned long long)nparts);
+			goto fail;
+		}
+		p = line;
+		end = line + ln;
+		if (!ld_eat(&p, end, "part ") || !ld_scan_u64(&p, end, &size) ||
+		    p != end) {
+			ret = ld_diag(d, &l, "expected 'part SIZE', got '%s'",
+				      ld_quote(line, ln, q, sizeof(q)));
+			goto fail;
+		}
+		body = l.p;
+		if (size > (uint64_t)(l.end - body) ||
+		    (uint64_t)(l.end - body) - size < 1 || body[size] != '\n') {
+			ret = ld_diag(
+				d, &l,
+				"part %llu is not %llu bytes long followed by a newline (file cut short or edited?)",
+				(unsigned long long)k,
+				(unsigned long long)size);
+			goto fail;
+		}
+		if (snap_version(body, size) != LD_SNAPSHOT_VERSION) {
+			l.lineno++;
+			ret = ld_diag(d, &l, "part %llu is not a version %d snapshot",
+				      (unsigned long long)k,
+				      LD_SNAPSHOT_VERSION);
+			goto fail;
+		}
+		if (*n >= max) {
+			ret = ld_diag(d, &l,
+				      "at most %u snapshots can be merged", max);
+			goto fail;
+		}
+		m = ld_model_new();
+		if (!m) {
+			ret = -ENOMEM;
+			goto fail;
+		}
+		ret = snapshot_parse_at(m, origin, l.base + l.lineno, body,
+					size, d);
+		if (ret) {
+			ld_model_free(m);
+			goto fail;
+		}
+		ret = finish_load(m, &in[*n], d);
+		if (ret)
+			goto fail;
+		(*n)++;
+		for (p = body; p < body + size; p++)
+			if (*p == '\n')
+				l.lineno++;
+		l.p = body + size + 1;
+		l.lineno++;
+	}
+	if (!ld_lines_next(&l, &line, &ln) || ln != 3 ||
+	    memcmp(line, "end", 3)) {
+		ret = ld_diag(d, &l, "expected 'end' after part %llu",
+			      (unsigned long long)nparts);
+		goto fail;
+	}
+	if (l.p != l.end) {
+		ret = ld_diag(d, &l, "data after the 'end' line");
+		goto fail;
+	}
+	return 0;
+fail:
+	while (*n > first)
+		ld_model_free(in[--*n]);
+	return ret;
+}
+
+/* A version-2 file as one model: its parts merged. */
+static int load_union(struct ld_model **mp, const char *origin,
+		      const char *data, size_t len, struct ld_diag *d)
+{
+	struct ld_model *in[LD_MERGE_MAX];
+	uint32_t n = 0;
+	int ret = union_parse(origin, data, len, in, &n, LD_MERGE_MAX, d);
+
+	if (ret)
+		return ret;
+	ret = ld_merge_keep(mp, in, n, origin, d);
+	if (!ret)
+		(*mp)->from_snapshot_file = true;
+	return ret;
+}
+
+int ld_load_parts(const char *path, struct ld_model **in, uint32_t *n,
+		  uint32_t max, struct ld_diag *d)
+{
+	char *data;
+	size_t len;
+	bool mapped;
+	int ret;
+
+	d->msg[0] = '\0';
+	if (*n >= max)
+		return ld_diagf(d, "at most %u snapshots can be merged", max);
+	if (!is_dir(path)) {
+		ret = read_all(path, &data, &len, &mapped, d);
+		if (ret)
+			return ret;
+		if (snap_version(data, len) == LD_SNAPSHOT_UNION_VERSION) {
+			ret = union_parse(path, data, len, in, n, max, d);
+			free_data(data, len, mapped);
+			return ret;
+		}
+		free_data(data, len, mapped);
+	}
+	ret = ld_load_path(&in[*n], path, d);
+	if (!ret)
+		(*n)++;
+	return ret;
+}
+
 int ld_load_path(struct ld_model **mp, const char *path, struct ld_diag *d)
 {
 	struct ld_model *m;
@@ -597,6 +781,12 @@ int ld_load_path(struct ld_model **mp, const char *path, struct ld_diag *d)
 	ret = read_all(path, &data, &len, &mapped, d);
 	if (ret) {
 		ld_model_free(m);
+		return ret;
+	}
+	if (snap_version(data, len) == LD_SNAPSHOT_UNION_VERSION) {
+		ld_model_free(m);
+		ret = load_union(mp, path, data, len, d);
+		free_data(data, len, mapped);
 		return ret;
 	}
 	if (len >= strlen(SNAP_MAGIC) &&
@@ -637,6 +827,10 @@ int ld_load_snapshot_buf(struct ld_model **mp, const char *origin,
 	d->msg[0] = '\0';
 	if (!m)
 		return -ENOMEM;
+	if (snap_version(data, len) == LD_SNAPSHOT_UNION_VERSION) {
+		ld_model_free(m);
+		return load_union(mp, origin, data, len, d);
+	}
 	ret = ld_snapshot_parse(m, origin, data, len, d);
 	if (ret) {
 		ld_model_free(m);
@@ -670,6 +864,13 @@ static int header_value(struct ld_model *m, struct ld_lines *l,
 int ld_snapshot_parse(struct ld_model *m, const char *origin, const char *data,
 		      size_t len, struct ld_diag *d)
 {
+	return snapshot_parse_at(m, origin, 0, data, len, d);
+}
+
+static int snapshot_parse_at(struct ld_model *m, const char *origin,
+			     unsigned long base, const char *data, size_t len,
+			     struct ld_diag *d)
+{
 	struct ld_lines l;
 	const char *line, *p, *end;
 	size_t n;
@@ -678,7 +879,7 @@ int ld_snapshot_parse(struct ld_model *m, const char *origin, const char *data,
 	int ret;
 
 	m->from_snapshot_file = true;
-	ld_lines_init(&l, origin, 0, data, len);
+	ld_lines_init(&l, origin, base, data, len);
 	if (!ld_lines_next(&l, &line, &n))
 		return ld_diag(d, &l, "empty file");
 	p = line;
@@ -690,8 +891,9 @@ int ld_snapshot_parse(struct ld_model *m, const char *origin, const char *data,
 	if (ver != LD_SNAPSHOT_VERSION)
 		return ld_diag(
 			d, &l,
-			"unsupported snapshot version %llu (this tool reads %d)",
-			(unsigned long long)ver, LD_SNAPSHOT_VERSION);
+			"unsupported snapshot version %llu (this tool reads %d and %d)",
+			(unsigned long long)ver, LD_SNAPSHOT_VERSION,
+			LD_SNAPSHOT_UNION_VERSION);
 	if (!ld_lines_next(&l, &line, &n))
 		return ld_diag(d, &l, "file ends in the header");
 	ret = header_value(m, &l, line, n, "release", &m->release, d);
@@ -756,7 +958,7 @@ int ld_snapshot_parse(struct ld_model *m, const char *origin, const char *data,
 				"section '%s' is not %llu bytes long followed by a newline (file cut short or edited?)",
 				ld_quote(nbuf, strlen(nbuf), q, sizeof(q)),
 				(unsigned long long)size);
-		start = l.lineno;
+		start = l.base + l.lineno;
 		ret = add_section_copy(m, nbuf, origin, body, size, start);
 		if (ret)
 			return ret;
@@ -797,27 +999,83 @@ static void put_escaped(FILE *f, const char *s)
 	}
 }
 
-int ld_save(const struct ld_model *m, FILE *f, struct ld_diag *d)
+static size_t escaped_len(const char *s)
 {
+	size_t n = 0;
+
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		n += c == '\\' ? 2 : (c < 0x20 || c >= 0x7f) ? 4 : 1;
+	}
+	return n;
+}
+
+/* A version-1 snapshot of these files; returns its size in bytes. */
+static size_t save_one(FILE *f, const char *release, const char *captured,
+		       const char *origin, const struct ld_section *sec,
+		       uint32_t nr, bool write)
+{
+	char head[64];
+	size_t n = 0, h;
 	uint32_t i;
 
-	fprintf(f, "%s%d\nrelease ", SNAP_MAGIC, LD_SNAPSHOT_VERSION);
-	put_escaped(f, m->release ? m->release : "-");
-	fputs("\ncaptured ", f);
-	put_escaped(f, m->captured ? m->captured : "-");
-	fputs("\norigin ", f);
-	put_escaped(f, m->origin ? m->origin : "-");
-	fputc('\n', f);
-	for (i = 0; i < m->nr_sections; i++) {
-		const struct ld_section *s = &m->sections[i];
+	h = snprintf(head, sizeof(head), "%s%d\n", SNAP_MAGIC,
+		     LD_SNAPSHOT_VERSION);
+	n += h + escaped_len(release ? release : "-") + 9 +
+	     escaped_len(captured ? captured : "-") + 10 +
+	     escaped_len(origin ? origin : "-") + 8;
+	if (write) {
+		fputs(head, f);
+		fputs("release ", f);
+		put_escaped(f, release ? release : "-");
+		fputs("\ncaptured ", f);
+		put_escaped(f, captured ? captured : "-");
+		fputs("\norigin ", f);
+		put_escaped(f, origin ? origin : "-");
+		fputc('\n', f);
+	}
+	for (i = 0; i < nr; i++) {
+		const struct ld_section *s = &sec[i];
 
-		fprintf(f, "section %s %zu ", s->name, s->len);
+		h = snprintf(head, sizeof(head), "%zu ", s->len);
+		n += 8 + strlen(s->name) + 1 + h + escaped_len(s->path) + 1 +
+		     s->len + 1;
+		if (!write)
+			continue;
+		fprintf(f, "section %s %s", s->name, head);
 		put_escaped(f, s->path);
 		fputc('\n', f);
 		fwrite(s->data, 1, s->len, f);
 		fputc('\n', f);
 	}
-	fputs("end\n", f);
+	if (write)
+		fputs("end\n", f);
+	return n + 4;
+}
+
+int ld_save(const struct ld_model *m, FILE *f, struct ld_diag *d)
+{
+	uint32_t i;
+
+	if (!m->nr_parts) {
+		save_one(f, m->release, m->captured, m->origin, m->sections,
+			 m->nr_sections, true);
+	} else {
+		fprintf(f, "%s%d\nunion %u\n", SNAP_MAGIC,
+			LD_SNAPSHOT_UNION_VERSION, m->nr_parts);
+		for (i = 0; i < m->nr_parts; i++) {
+			const struct ld_part *p = &m->parts[i];
+
+			fprintf(f, "part %zu\n",
+				save_one(f, p->release, p->captured, p->origin,
+					 p->sections, p->nr_sections, false));
+			save_one(f, p->release, p->captured, p->origin,
+				 p->sections, p->nr_sections, true);
+			fputc('\n', f);
+		}
+		fputs("end\n", f);
+	}
 	if (fflush(f) || ferror(f)) {
 		int err = errno ? errno : EIO;
 

@@ -102,6 +102,64 @@ if ! TOOL=$ASAN_BIN "$SRCDIR/tests/crossboot.sh" "$AN/crossboot/boot1" \
 then ok crossboot_script_detects_missing_cycle
 else fail crossboot_script_detects_missing_cycle; fi
 
+# --- C2. a union saved as one file (snapshot format 2) ------------------------
+B1=$AN/crossboot/boot1 B2=$AN/crossboot/boot2 B3=$FIX/handmade/prove
+U=$WORK/union.snap
+un_fail=
+"$ASAN_BIN" -s "$B1" -s "$B2" save "$U" > /dev/null 2> "$WORK/un.err" ||
+	un_fail="$un_fail [save: $(head -c 200 "$WORK/un.err")]"
+"$ASAN_BIN" -s "$U" save "$WORK/union2.snap" > /dev/null 2>&1 &&
+	cmp -s "$U" "$WORK/union2.snap" || un_fail="$un_fail [not byte exact]"
+head -n 1 "$U" | grep -qx 'lockdep-tool snapshot 2' ||
+	un_fail="$un_fail [header: $(head -n 1 "$U")]"
+for c in "cycles" "-j cycles" "irq-check" "merge --all" "classes" "deps --depth 3 @0"; do
+	eval "set -- $c"
+	"$ASAN_BIN" -s "$B1" -s "$B2" "$@" > "$WORK/un.want" 2>&1
+	"$ASAN_BIN" -s "$U" "$@" > "$WORK/un.got" 2>&1
+	cmp -s "$WORK/un.want" "$WORK/un.got" ||
+		un_fail="$un_fail [$c differs: $(diff "$WORK/un.want" "$WORK/un.got" | head -n 3 | tr '\n' ' ')]"
+done
+# given with another snapshot, its parts join it: -s U -s B3 = -s B1 -s B2 -s B3
+"$ASAN_BIN" -s "$B1" -s "$B2" -s "$B3" merge --all > "$WORK/un.want" 2>&1
+"$ASAN_BIN" -s "$U" -s "$B3" merge --all > "$WORK/un.got" 2>&1
+cmp -s "$WORK/un.want" "$WORK/un.got" || un_fail="$un_fail [flattening differs]"
+"$ASAN_BIN" -s "$U" -s "$B3" save "$WORK/union3.snap" > /dev/null 2>&1
+[ "$(grep -c '^part [0-9]*$' "$WORK/union3.snap")" = 3 ] ||
+	un_fail="$un_fail [3 parts expected]"
+# a diff against a saved union
+"$ASAN_BIN" -s "$B1" diff "$U" "$B1" > /dev/null 2> "$WORK/un.err"
+[ $? = 1 ] || un_fail="$un_fail [diff UNION B1: $(head -c 200 "$WORK/un.err")]"
+if [ -z "$un_fail" ]; then ok union_save_roundtrip
+else fail union_save_roundtrip "$un_fail"; fi
+
+# a cut or edited union: exit 3, FILE:LINE, never a crash
+un_fail=
+size=$(wc -c < "$U")
+for cut in 0 10 24 33 40 100 1000 $((size / 2)) $((size - 5)) $((size - 2)); do
+	head -c "$cut" "$U" > "$WORK/cut.snap"
+	"$ASAN_BIN" -s "$WORK/cut.snap" classes > /dev/null 2> "$WORK/un.err"
+	rc=$?
+	if [ $rc != 3 ] || ! sane $rc "$WORK/un.err" ||
+	   ! grep -q "^lockdep-tool: error: $WORK/cut.snap:[0-9]*: " "$WORK/un.err"; then
+		un_fail="$un_fail [cut $cut: rc $rc $(head -c 150 "$WORK/un.err")]"
+	fi
+done
+for edit in 's/^union 2$/union 1/' 's/^union 2$/union 99/' \
+	    '0,/^part [0-9]*$/s//part 12/' \
+	    '3,4s/^lockdep-tool snapshot 1$/lockdep-tool snapshot 3/' \
+	    '$s/^end$/end\nmore/'; do
+	sed -e "$edit" "$U" > "$WORK/edit.snap"
+	cmp -s "$U" "$WORK/edit.snap" && { un_fail="$un_fail [edit $edit changed nothing]"; continue; }
+	"$ASAN_BIN" -s "$WORK/edit.snap" classes > /dev/null 2> "$WORK/un.err"
+	rc=$?
+	if [ $rc != 3 ] || ! sane $rc "$WORK/un.err" ||
+	   ! grep -q "^lockdep-tool: error: $WORK/edit.snap:[0-9]*: " "$WORK/un.err"; then
+		un_fail="$un_fail [edit $edit: rc $rc $(head -c 150 "$WORK/un.err")]"
+	fi
+done
+if [ -z "$un_fail" ]; then ok union_bad_input_file_line
+else fail union_bad_input_file_line "$un_fail"; fi
+
 # --- D. reports: the conformance consoles, when they are there ---------------
 # fixtures/reports/NAME.console is the console of conformance row NAME
 # (initramfs/tests/conformance.table): its report title must be found, and
