@@ -151,7 +151,7 @@ export_patches() {
 	# The cover letter (0000-cover-letter.patch) is written by hand and kept.
 	find "$PATCHES" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
 		! -name '0000-cover-letter.patch' -delete
-	$GIT format-patch -q --no-signature --zero-commit -N \
+	$GIT format-patch -q --no-signature --zero-commit --numbered \
 		-o "$PATCHES" lockdep-base..HEAD >/dev/null
 	(cd "$PATCHES" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '^0000-cover-letter' >series.new || true)
 	{ echo "# Applied in order by scripts/kernel.sh (git am) on linux-source-6.12."; cat "$PATCHES/series.new"; } >"$PATCHES/series"

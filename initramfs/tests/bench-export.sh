@@ -1,38 +1,86 @@
 #!/bin/sh
 # Benchmark (not a test): time reading the whole debugfs export against
-# reading /proc/lockdep on the same boot and graph.  Prints medians and the
-# ratio; never fails on numbers.
-ROUNDS=${ROUNDS:-7}
-READS=${READS:-5}
+# reading /proc/lockdep on the same boot and graph, first on the graph this
+# boot has, then after the lockdep_scenarios 'graph' load has grown it to a
+# big kernel's size (GRAPH classes, about 6 dependencies each).
+#
+# One cat reads a file many times, so that starting a process (tens of
+# milliseconds under TCG) is paid once per round, not once per read; the
+# number of reads is chosen so that a round lasts about half a second, far
+# above the 10 ms resolution of /proc/uptime.  Prints medians and ratios;
+# never fails on numbers.
+ROUNDS=${ROUNDS:-5}
+GRAPH=${GRAPH:-2000}
 EXP=/sys/kernel/debug/lockdep
+RUN=/sys/kernel/debug/lockdep-scenarios/run
 
 now() { cut -d' ' -f1 /proc/uptime; }
 
-# time_reads FILES...: seconds per full read of FILES, median of ROUNDS
+# repeat N WORDS...: WORDS, N times
+repeat() {
+	n=$1
+	shift
+	r=
+	while [ "$n" -gt 0 ]; do r="$r $*"; n=$((n - 1)); done
+	echo "$r"
+}
+
+# time_reads FILES...: seconds per read of all FILES, median of ROUNDS
 time_reads() {
+	t0=$(now)
+	cat "$@" >/dev/null
+	t1=$(now)
+	reads=$(awk -v a="$t0" -v b="$t1" 'BEGIN {
+		n = (b - a > 0) ? int(0.5 / (b - a)) : 50
+		print (n < 1) ? 1 : (n > 50) ? 50 : n }')
+	# shellcheck disable=SC2046
+	set -- $(repeat "$reads" "$@")
 	i=0
 	while [ $i -lt "$ROUNDS" ]; do
 		t0=$(now)
-		j=0
-		while [ $j -lt "$READS" ]; do cat "$@" >/dev/null; j=$((j + 1)); done
+		cat "$@" >/dev/null
 		t1=$(now)
-		awk -v a="$t0" -v b="$t1" -v n="$READS" 'BEGIN { printf "%.4f\n", (b - a) / n }'
+		awk -v a="$t0" -v b="$t1" -v n="$reads" \
+			'BEGIN { printf "%.5f\n", (b - a) / n }'
 		i=$((i + 1))
 	done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
-# warm up: the first read adds lock chains of its own
-cat /proc/lockdep >/dev/null
-[ -d $EXP ] && cat $EXP/* >/dev/null
-classes=$(grep -c ' FD: *[0-9]' /proc/lockdep)
-edges=$(grep -c '^ ->' /proc/lockdep)
-echo "graph: $classes classes, $edges distance-1 edges in /proc/lockdep"
-proc=$(time_reads /proc/lockdep)
-echo "read /proc/lockdep:        ${proc}s (median of $ROUNDS x $READS reads, $(wc -c </proc/lockdep) bytes)"
-if [ -d $EXP ]; then
+ms() { awk -v s="$1" 'BEGIN { printf "%.1f ms", s * 1000 }'; }
+
+compare() {	# LABEL
+	cat /proc/lockdep >/dev/null	# the first read adds chains of its own
+	[ -d $EXP ] && cat $EXP/* >/dev/null
+	classes=$(grep -c ' FD: *[0-9]' /proc/lockdep)
+	edges=$(grep -c '^ ->' /proc/lockdep)
+	echo "$1: $classes classes, $edges distance-1 dependencies"
+	proc=$(time_reads /proc/lockdep)
+	echo "  read /proc/lockdep:  $(ms "$proc") per read ($(wc -c </proc/lockdep) bytes)"
+	if [ ! -d $EXP ]; then
+		echo "  no $EXP: this kernel has no export"
+		return
+	fi
 	exp=$(time_reads $EXP/*)
-	echo "read $EXP/*: ${exp}s ($(cat $EXP/* | wc -c) bytes)"
-	awk -v p="$proc" -v e="$exp" 'BEGIN { if (e > 0) printf "export is %.1fx faster than /proc/lockdep (goal: >= 2x)\n", p / e; else print "export too fast to time at 10 ms resolution" }'
+	echo "  read $EXP/*: $(ms "$exp") per read ($(cat $EXP/* | wc -c) bytes)"
+	line="   "
+	for f in $EXP/*; do
+		line="$line ${f##*/} $(ms "$(time_reads "$f")"),"
+	done
+	echo "${line%,}"
+	awk -v p="$proc" -v e="$exp" 'BEGIN {
+		if (e > 0) printf "  export/proc: the export is %.2fx as fast as /proc/lockdep (goal: >= 2x)\n", p / e }'
+}
+
+compare "boot graph"
+if modprobe lockdep_scenarios 2>/dev/null && [ -w $RUN ]; then
+	t0=$(now)
+	if echo "graph $GRAPH" >$RUN; then
+		t1=$(now)
+		echo "graph load: $GRAPH classes added in $(ms "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")"
+		compare "grown graph"
+	else
+		echo "graph load failed: no grown-graph figures"
+	fi
 else
-	echo "no $EXP: this kernel has no export"
+	echo "no lockdep_scenarios module: no grown-graph figures"
 fi
