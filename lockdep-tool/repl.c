@@ -18,6 +18,132 @@ static const struct cmd_entry *comp_cmd;
 static const struct cmd_opt *comp_opt;
 static enum { C_CMD, C_OPT, C_VALUE, C_CLASS } comp_kind;
 
+/*
+ * The word being completed, as cmd_split() sees it.  A class name may hold
+ * blanks, quotes, backslashes or a leading '#'; the text put on the line
+ * must split back into exactly that name, so completion works on the
+ * unquoted word and quotes what it inserts.
+ */
+static struct {
+	char quote; /* quote open at the cursor: 0, '\'' or '"' */
+	bool quote_all; /* no quote open: some candidate needs quoting */
+	const char *typed; /* what readline replaces: after the open quote */
+	size_t typed_len;
+	size_t prefix_len; /* unquoted length of the whole word */
+	char **cand; /* candidates, sorted, without duplicates */
+	size_t nr_cand;
+} cw;
+
+/* cmd_split()'s rules: where the last word of LINE[0, END) starts */
+struct scan {
+	size_t word; /* END when the cursor is between words */
+	char quote; /* open at END */
+	bool escaped; /* LINE[END] is taken literally by a backslash */
+	bool comment; /* END is inside a # comment */
+};
+
+static void scan_line(const char *line, size_t end, struct scan *s)
+{
+	bool in_word = false;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < end; i++) {
+		char c = line[i];
+
+		if (s->escaped) {
+			s->escaped = false;
+			continue;
+		}
+		if (s->quote) {
+			if (c == s->quote)
+				s->quote = 0;
+			else if (s->quote == '"' && c == '\\' &&
+				 (line[i + 1] == '"' || line[i + 1] == '\\'))
+				s->escaped = true;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+			in_word = false;
+			continue;
+		}
+		if (!in_word) {
+			if (c == '#') {
+				s->comment = true;
+				return;
+			}
+			in_word = true;
+			s->word = i;
+		}
+		if (c == '\'' || c == '"')
+			s->quote = c;
+		else if (c == '\\' && line[i + 1])
+			s->escaped = true;
+	}
+	if (!in_word)
+		s->word = end;
+}
+
+/* rl_char_is_quoted_p: a blank inside quotes does not end a word */
+static int char_is_quoted(char *line, int index)
+{
+	struct scan s;
+
+	scan_line(line, index, &s);
+	return s.quote || s.escaped;
+}
+
+static bool needs_quotes(const char *name)
+{
+	return name[0] == '#' || strpbrk(name, " \t\r\n'\"\\");
+}
+
+/*
+ * The text readline puts in place of what was typed for CAND.  Inside an
+ * open quote: the rest of CAND in that quote (' as '\'', " and \ behind a
+ * backslash); else CAND itself, or all of it in single quotes when any
+ * candidate needs them, so that several candidates keep a common prefix.
+ * CLOSE ends the quote: the word is complete.
+ */
+static char *quote_cand(const char *cand, bool close)
+{
+	const char *p = cw.quote ? cand + cw.prefix_len : cand;
+	char q = cw.quote ? cw.quote : cw.quote_all ? '\'' : 0;
+	size_t o = 0;
+	char *s;
+
+	if (!q)
+		return strdup(cand);
+	/* typed text, an opening ', 4 bytes a character, closing quote, NUL */
+	s = malloc(cw.typed_len + 4 * strlen(p) + 4);
+	if (!s)
+		return NULL;
+	if (cw.quote) {
+		memcpy(s, cw.typed, cw.typed_len);
+		o = cw.typed_len;
+		/* readline drops an open quote the text starts with */
+		if (!o && q == '\'' && *p == '\'')
+			s[o++] = '\'';
+	} else {
+		s[o++] = '\'';
+	}
+	for (; *p; p++) {
+		if (q == '\'' && *p == '\'') {
+			memcpy(s + o, "'\\''", 4);
+			o += 4;
+			continue;
+		}
+		if (q == '"' && (*p == '"' || *p == '\\'))
+			s[o++] = '\\';
+		s[o++] = *p;
+	}
+	if (close)
+		s[o++] = q;
+	s[o] = '\0';
+	return s;
+}
+
+/* plain candidates for the unquoted word TEXT, one per call */
 static char *gen(const char *text, int state)
 {
 	static unsigned int i, k;
@@ -62,42 +188,119 @@ static char *gen(const char *text, int state)
 
 			if (c->name.len >= len &&
 			    !memcmp(c->name.s, text, len) &&
-			    !memchr(c->name.s, 0, c->name.len)) {
-				char *s = malloc(c->name.len + 1);
-
-				if (!s)
-					return NULL;
-				memcpy(s, c->name.s, c->name.len);
-				s[c->name.len] = '\0';
-				return s;
-			}
+			    !memchr(c->name.s, 0, c->name.len))
+				return strndup(c->name.s, c->name.len);
 		}
 		return NULL;
 	}
 	return NULL;
 }
 
+/* the candidates quoted, for rl_completion_matches() */
+static char *gen_quoted(const char *text, int state)
+{
+	(void)text;
+	if ((size_t)state >= cw.nr_cand)
+		return NULL;
+	return quote_cand(cw.cand[state], cw.nr_cand == 1);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void free_cands(void)
+{
+	cmd_free_argv(cw.cand, cw.nr_cand);
+	cw.cand = NULL;
+	cw.nr_cand = 0;
+}
+
+/* collect gen()'s candidates for WORD; false when out of memory */
+static bool collect(const char *word)
+{
+	size_t n = 0, i, alloc = 0;
+	char *s;
+
+	while ((s = gen(word, (int)n))) {
+		if (n == alloc) {
+			char **nc;
+
+			alloc = alloc ? 2 * alloc : 16;
+			nc = realloc(cw.cand, alloc * sizeof(*nc));
+			if (!nc) {
+				free(s);
+				cw.nr_cand = n;
+				return false;
+			}
+			cw.cand = nc;
+		}
+		cw.cand[n++] = s;
+	}
+	if (n)
+		qsort(cw.cand, n, sizeof(*cw.cand), cmp_str);
+	cw.nr_cand = 0;
+	cw.quote_all = false;
+	for (i = 0; i < n; i++) {
+		s = cw.cand[i];
+		if (cw.nr_cand && !strcmp(cw.cand[cw.nr_cand - 1], s)) {
+			free(s);
+			continue;
+		}
+		cw.quote_all |= needs_quotes(s);
+		cw.cand[cw.nr_cand++] = s;
+	}
+	return true;
+}
+
 static char **complete(const char *text, int start, int end)
 {
-	char **argv, err[64], *head;
+	char **argv, **wv, err[64], *head, *raw;
 	const struct cmd_opt *o;
-	int argc, i;
+	char **matches = NULL;
+	const char *word;
+	struct scan sc;
+	int argc, wc, i;
+	size_t n;
 
-	(void)end;
 	rl_attempted_completion_over = 1;
-	head = strndup(rl_line_buffer, start);
+	scan_line(rl_line_buffer, end, &sc);
+	/* readline must replace from where cmd_split() sees the word start */
+	if (sc.comment || (!sc.quote && (size_t)start != sc.word) ||
+	    (sc.quote && ((size_t)start <= sc.word ||
+			  rl_line_buffer[start - 1] != sc.quote)))
+		return NULL;
+	head = strndup(rl_line_buffer, sc.word);
 	if (!head || cmd_split(head, &argv, &argc, err, sizeof(err))) {
 		free(head);
 		return NULL;
 	}
 	free(head);
+	/* the word so far, unquoted: close its quote and split it */
+	n = end - sc.word;
+	raw = malloc(n + 2);
+	if (!raw)
+		goto none;
+	memcpy(raw, rl_line_buffer + sc.word, n);
+	raw[n] = sc.quote;
+	raw[n + 1] = '\0';
+	i = cmd_split(raw, &wv, &wc, err, sizeof(err));
+	free(raw);
+	if (i)
+		goto none;
+	word = wc ? wv[0] : "";
+	cw.quote = sc.quote;
+	cw.typed = rl_line_buffer + start;
+	cw.typed_len = end - start;
+	cw.prefix_len = strlen(word);
 	if (!argc) {
 		comp_kind = C_CMD;
 		goto done;
 	}
 	comp_cmd = cmd_lookup(argv[0], err, sizeof(err));
 	if (!comp_cmd)
-		goto none;
+		goto none_w;
 	o = NULL;
 	if (argc >= 2 && argv[argc - 1][0] == '-') {
 		const char *prev = argv[argc - 1];
@@ -111,12 +314,12 @@ static char **complete(const char *text, int start, int end)
 	}
 	if (o && o->arg) {
 		if (!o->values)
-			goto none;
+			goto none_w;
 		comp_opt = o;
 		comp_kind = C_VALUE;
 		goto done;
 	}
-	if (text[0] == '-') {
+	if (word[0] == '-') {
 		comp_kind = C_OPT;
 		goto done;
 	}
@@ -141,16 +344,22 @@ static char **complete(const char *text, int start, int end)
 		goto done;
 	case ARG_FILE:
 		rl_attempted_completion_over = 0; /* filenames */
-		goto none;
+		goto none_w;
 	default:
-		goto none;
+		goto none_w;
 	}
 done:
-	cmd_free_argv(argv, argc);
-	return rl_completion_matches(text, gen);
+	if (collect(word) && cw.nr_cand) {
+		/* quote_cand() closes the quote itself */
+		rl_completion_suppress_quote = 1;
+		matches = rl_completion_matches(text, gen_quoted);
+	}
+	free_cands();
+none_w:
+	cmd_free_argv(wv, wc);
 none:
 	cmd_free_argv(argv, argc);
-	return NULL;
+	return matches;
 }
 
 int repl_run(struct ctx *ctx)
@@ -170,6 +379,7 @@ int repl_run(struct ctx *ctx)
 	rl_attempted_completion_function = complete;
 	rl_completer_word_break_characters = " \t\n";
 	rl_completer_quote_characters = "\"'";
+	rl_char_is_quoted_p = char_is_quoted;
 	rl_basic_word_break_characters = " \t\n";
 	using_history();
 	stifle_history(1000);
