@@ -169,6 +169,14 @@ static void roff(FILE *f, const char *s)
 	}
 }
 
+/* FONT ("\\fB" bold, "\\fI" italic, and text in it), S, then roman again */
+static void roff_font(FILE *f, const char *font, const char *s)
+{
+	fputs(font, f);
+	roff(f, s);
+	fputs("\\fR", f);
+}
+
 void print_man(FILE *f)
 {
 	unsigned int i, k;
@@ -217,9 +225,8 @@ void print_man(FILE *f)
 
 		if (c->flags & CMD_PLANNED)
 			continue;
-		fputs(".TP\n\\fB", f);
-		roff(f, c->name);
-		fputs("\\fR", f);
+		fputs(".TP\n", f);
+		roff_font(f, "\\fB", c->name);
 		if (*c->usage) {
 			fputc(' ', f);
 			roff(f, c->usage);
@@ -228,9 +235,9 @@ void print_man(FILE *f)
 		roff(f, c->help);
 		fputc('\n', f);
 		if (c->alias) {
-			fputs("Alias: \\fB", f);
-			roff(f, c->alias);
-			fputs("\\fR.\n", f);
+			fputs("Alias: ", f);
+			roff_font(f, "\\fB", c->alias);
+			fputs(".\n", f);
 		}
 		for (k = 0; c->opts && c->opts[k].name; k++) {
 			const struct cmd_opt *o = &c->opts[k];
@@ -238,13 +245,10 @@ void print_man(FILE *f)
 			fputs(".RS\n.TP\n", f);
 			if (o->short_name)
 				fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
-			fputs("\\fB\\-\\-", f);
-			roff(f, o->name);
-			fputs("\\fR", f);
+			roff_font(f, "\\fB\\-\\-", o->name);
 			if (o->arg) {
-				fputs(" \\fI", f);
-				roff(f, o->arg);
-				fputs("\\fR", f);
+				fputc(' ', f);
+				roff_font(f, "\\fI", o->arg);
 			}
 			fputc('\n', f);
 			roff(f, o->help);
@@ -254,9 +258,8 @@ void print_man(FILE *f)
 	fputs(".PP\nPlanned, accepted as names but not implemented yet:", f);
 	for (i = 0; i < cmd_table_size; i++)
 		if (cmd_table[i].flags & CMD_PLANNED) {
-			fputs(" \\fB", f);
-			roff(f, cmd_table[i].name);
-			fputs("\\fR", f);
+			fputc(' ', f);
+			roff_font(f, "\\fB", cmd_table[i].name);
 		}
 	fputs(".\n"
 	      ".SH JSON OUTPUT\n"

@@ -13,6 +13,35 @@
 
 enum { O_ALL };
 
+/* Classes and dependencies the union has from snapshot @s. */
+static void snapshot_counts(const struct ld_model *m, uint32_t s, uint32_t *nc,
+			    uint32_t *nd)
+{
+	const struct ld_merge_info *mi = m->merge;
+	uint32_t i;
+
+	*nc = 0;
+	*nd = 0;
+	for (i = 0; i < m->nr_classes; i++)
+		*nc += mi->cls_src[i * mi->nr_src + s] != LD_NONE;
+	for (i = 0; i < m->nr_deps; i++)
+		*nd += !!(mi->dep_src[i] & (1u << s));
+}
+
+/* Class @i was matched by name, and printed the same, in every snapshot. */
+static bool matched_plainly(const struct ld_model *m, uint32_t i)
+{
+	const struct ld_merge_info *mi = m->merge;
+	uint32_t s, n = mi->nr_src;
+
+	for (s = 0; s < n; s++)
+		if (mi->cls_src[i * n + s] != LD_NONE &&
+		    (ld_name_cmp(mi->cls_name[i * n + s], m->classes[i].name) ||
+		     mi->cls_how[i * n + s] != LD_MATCH_NAME))
+			return false;
+	return true;
+}
+
 int cmd_merge(struct ctx *ctx, struct cmd_args *a)
 {
 	struct ld_model *own = NULL;
@@ -67,12 +96,9 @@ int cmd_merge(struct ctx *ctx, struct cmd_args *a)
 		jw_key(&w, "snapshots");
 		jw_arr_start(&w);
 		for (s = 0; s < n; s++) {
-			uint32_t nc = 0, nd = 0;
+			uint32_t nc, nd;
 
-			for (i = 0; i < m->nr_classes; i++)
-				nc += mi->cls_src[i * n + s] != LD_NONE;
-			for (i = 0; i < m->nr_deps; i++)
-				nd += !!(mi->dep_src[i] & (1u << s));
+			snapshot_counts(m, s, &nc, &nd);
 			jw_obj_start(&w);
 			jw_kint(&w, "index", s + 1);
 			jw_kstr(&w, "origin", mi->src[s]);
@@ -97,15 +123,7 @@ int cmd_merge(struct ctx *ctx, struct cmd_args *a)
 		jw_key(&w, "class_matches");
 		jw_arr_start(&w);
 		for (i = 0; i < m->nr_classes; i++) {
-			bool plain = true;
-
-			for (s = 0; s < n; s++)
-				if (mi->cls_src[i * n + s] != LD_NONE &&
-				    (ld_name_cmp(mi->cls_name[i * n + s],
-						 m->classes[i].name) ||
-				     mi->cls_how[i * n + s] != LD_MATCH_NAME))
-					plain = false;
-			if (plain && !a->set[O_ALL])
+			if (!a->set[O_ALL] && matched_plainly(m, i))
 				continue;
 			jw_obj_start(&w);
 			jw_kint(&w, "id", i);
@@ -131,12 +149,9 @@ int cmd_merge(struct ctx *ctx, struct cmd_args *a)
 		goto out;
 	}
 	for (s = 0; s < n; s++) {
-		uint32_t nc = 0, nd = 0;
+		uint32_t nc, nd;
 
-		for (i = 0; i < m->nr_classes; i++)
-			nc += mi->cls_src[i * n + s] != LD_NONE;
-		for (i = 0; i < m->nr_deps; i++)
-			nd += !!(mi->dep_src[i] & (1u << s));
+		snapshot_counts(m, s, &nc, &nd);
 		fprintf(f, "snapshot %u: %s", s + 1, mi->src[s]);
 		if (mi->release[s])
 			fprintf(f, " (%s)", mi->release[s]);
@@ -155,15 +170,7 @@ int cmd_merge(struct ctx *ctx, struct cmd_args *a)
 			"renumbered: %u printed names differ from the union's\n",
 			mi->nr_renamed);
 	for (i = 0; i < m->nr_classes; i++) {
-		bool plain = true;
-
-		for (s = 0; s < n; s++)
-			if (mi->cls_src[i * n + s] != LD_NONE &&
-			    (ld_name_cmp(mi->cls_name[i * n + s],
-					 m->classes[i].name) ||
-			     mi->cls_how[i * n + s] != LD_MATCH_NAME))
-				plain = false;
-		if (plain && !a->set[O_ALL])
+		if (!a->set[O_ALL] && matched_plainly(m, i))
 			continue;
 		fprintf(f, "  @%u ", i);
 		out_str(f, m->classes[i].name);

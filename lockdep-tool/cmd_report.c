@@ -14,6 +14,16 @@
 
 enum { O_BRIEF };
 
+/* KEY: S, or null when the report did not give it */
+static void json_kstrn_opt(struct jw *w, const char *key, struct ld_str s)
+{
+	jw_key(w, key);
+	if (s.len)
+		jw_strn(w, s.s, s.len);
+	else
+		jw_null(w);
+}
+
 static void json_stack(struct jw *w, const struct ld_reports *rs, uint32_t s)
 {
 	uint32_t i;
@@ -57,10 +67,8 @@ static void json_lock(struct jw *w, const struct ld_model *m,
 	} else {
 		jw_null(w);
 	}
-	jw_key(w, "at");
-	l->at.len ? jw_strn(w, l->at.s, l->at.len) : jw_null(w);
-	jw_key(w, "key");
-	l->key.len ? jw_strn(w, l->key.s, l->key.len) : jw_null(w);
+	json_kstrn_opt(w, "at", l->at);
+	json_kstrn_opt(w, "key", l->key);
 	jw_key(w, "class");
 	if (l->cls != LD_NONE)
 		jw_uint(w, l->cls);
@@ -83,17 +91,13 @@ static void json_report(struct jw *w, const struct ld_model *m,
 	jw_kint(w, "line", r->line);
 	jw_kint(w, "end_line", r->end_line);
 	jw_kbool(w, "truncated", r->truncated);
-	jw_key(w, "kernel");
-	r->kernel.len ? jw_strn(w, r->kernel.s, r->kernel.len) : jw_null(w);
-	jw_key(w, "task");
-	r->task.len ? jw_strn(w, r->task.s, r->task.len) : jw_null(w);
+	json_kstrn_opt(w, "kernel", r->kernel);
+	json_kstrn_opt(w, "task", r->task);
 	jw_key(w, "pid");
 	r->pid >= 0 ? jw_int(w, r->pid) : jw_null(w);
 	jw_key(w, "id");
 	r->id[0] ? jw_str(w, r->id) : jw_null(w);
-	jw_key(w, "irq_class");
-	r->irqclass.len ? jw_strn(w, r->irqclass.s, r->irqclass.len) :
-			  jw_null(w);
+	json_kstrn_opt(w, "irq_class", r->irqclass);
 	jw_key(w, "usage_transition");
 	if (r->usage_from >= 0 && r->usage_to >= 0) {
 		jw_obj_start(w);
@@ -103,8 +107,7 @@ static void json_report(struct jw *w, const struct ld_model *m,
 	} else {
 		jw_null(w);
 	}
-	jw_key(w, "detail");
-	r->detail.len ? jw_strn(w, r->detail.s, r->detail.len) : jw_null(w);
+	json_kstrn_opt(w, "detail", r->detail);
 	jw_key(w, "locks");
 	jw_arr_start(w);
 	for (k = 0; k < r->nr_locks; k++)

@@ -204,6 +204,25 @@ static void show_text(struct ctx *ctx, uint32_t id)
 	}
 }
 
+/* "deps_out" (taken under class @id) or "deps_in": an array, or null */
+static void json_deps(struct jw *w, const struct ld_model *m, uint32_t id,
+		      bool out)
+{
+	const uint32_t *off = out ? m->out_off : m->in_off;
+	const uint32_t *list = out ? m->out : m->in;
+	uint32_t k;
+
+	jw_key(w, out ? "deps_out" : "deps_in");
+	if (!m->have.deps) {
+		jw_null(w);
+		return;
+	}
+	jw_arr_start(w);
+	for (k = off[id]; k < off[id + 1]; k++)
+		json_dep(w, m, list[k]);
+	jw_arr_end(w);
+}
+
 static void show_json(struct ctx *ctx, uint32_t id)
 {
 	const struct ld_model *m = ctx->m;
@@ -216,24 +235,8 @@ static void show_json(struct ctx *ctx, uint32_t id)
 	jw_doc_start(&w, "show");
 	jw_key(&w, "class");
 	json_class(&w, m, id, false);
-	jw_key(&w, "deps_out");
-	if (m->have.deps) {
-		jw_arr_start(&w);
-		for (k = m->out_off[id]; k < m->out_off[id + 1]; k++)
-			json_dep(&w, m, m->out[k]);
-		jw_arr_end(&w);
-	} else {
-		jw_null(&w);
-	}
-	jw_key(&w, "deps_in");
-	if (m->have.deps) {
-		jw_arr_start(&w);
-		for (k = m->in_off[id]; k < m->in_off[id + 1]; k++)
-			json_dep(&w, m, m->in[k]);
-		jw_arr_end(&w);
-	} else {
-		jw_null(&w);
-	}
+	json_deps(&w, m, id, true);
+	json_deps(&w, m, id, false);
 	jw_key(&w, "usage_traces");
 	if (m->have.usage_traces) {
 		jw_obj_start(&w);

@@ -49,8 +49,7 @@ static int diff_deps(const struct ld_model *o, const struct ld_model *n,
 
 		if (!dep_wanted(d, df->distance1_only))
 			continue;
-		ret = ld_map_put(&map, ((uint64_t)d->from << 32 | d->to) + 1, i,
-				 &old);
+		ret = ld_map_put(&map, ld_dep_key(d->from, d->to), i, &old);
 		if (ret)
 			goto out;
 	}
@@ -62,7 +61,7 @@ static int diff_deps(const struct ld_model *o, const struct ld_model *n,
 		if (!dep_wanted(d, df->distance1_only))
 			continue;
 		if (f != LD_NONE && t != LD_NONE)
-			hit = ld_map_get(&map, ((uint64_t)f << 32 | t) + 1);
+			hit = ld_map_get(&map, ld_dep_key(f, t));
 		if (hit != LD_NONE) {
 			seen[hit] = 1;
 			continue;
@@ -72,15 +71,14 @@ static int diff_deps(const struct ld_model *o, const struct ld_model *n,
 			goto out;
 	}
 	for (i = 0; i < n->nr_deps; i++) {
-		if (seen[i] || !dep_wanted(&n->deps[i], df->distance1_only))
+		const struct ld_dep *d = &n->deps[i];
+		uint32_t first;
+
+		if (seen[i] || !dep_wanted(d, df->distance1_only))
 			continue;
 		/* a parallel duplicate of a matched dependency is not new */
-		if (ld_map_get(&map, ((uint64_t)n->deps[i].from << 32 |
-				      n->deps[i].to) +
-					     1) != i &&
-		    seen[ld_map_get(&map, ((uint64_t)n->deps[i].from << 32 |
-					   n->deps[i].to) +
-						  1)])
+		first = ld_map_get(&map, ld_dep_key(d->from, d->to));
+		if (first != i && seen[first])
 			continue;
 		ret = push(&df->dep_added, &df->nr_dep_added, &a2, i);
 		if (ret)
@@ -124,37 +122,23 @@ static int diff_usage(const struct ld_model *o, const struct ld_model *n,
 	return 0;
 }
 
-static struct ld_str base_of(const struct ld_class *c)
-{
-	return c->base_is_key || !c->base.len ? c->name : c->base;
-}
-
 static int base_cmp(const void *x, const void *y, void *arg)
 {
 	const struct ld_model *m = arg;
 	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	int r = ld_name_cmp(base_of(&m->classes[a]), base_of(&m->classes[b]));
+	int r = ld_name_cmp(ld_class_base(&m->classes[a]),
+			    ld_class_base(&m->classes[b]));
 
 	return r ? r : (a > b) - (a < b);
-}
-
-static uint32_t *by_base(const struct ld_model *m)
-{
-	uint32_t *ids = malloc((m->nr_classes + 1) * sizeof(*ids)), i;
-
-	if (!ids)
-		return NULL;
-	for (i = 0; i < m->nr_classes; i++)
-		ids[i] = i;
-	qsort_r(ids, m->nr_classes, sizeof(*ids), base_cmp, (void *)m);
-	return ids;
 }
 
 /* Base names whose number of classes moved: the class-leak hunt. */
 static int diff_names(const struct ld_model *o, const struct ld_model *n,
 		      struct ld_diff *df)
 {
-	uint32_t *io = by_base(o), *in = by_base(n), i = 0, j = 0, alloc = 0;
+	uint32_t *io = ld_class_ids_sorted(o, base_cmp);
+	uint32_t *in = ld_class_ids_sorted(n, base_cmp);
+	uint32_t i = 0, j = 0, alloc = 0;
 	int ret = -ENOMEM;
 
 	if (!io || !in)
@@ -165,9 +149,9 @@ static int diff_names(const struct ld_model *o, const struct ld_model *n,
 		int r;
 
 		if (i < o->nr_classes)
-			bo = base_of(&o->classes[io[i]]);
+			bo = ld_class_base(&o->classes[io[i]]);
 		if (j < n->nr_classes)
-			bn = base_of(&n->classes[in[j]]);
+			bn = ld_class_base(&n->classes[in[j]]);
 		if (i >= o->nr_classes)
 			r = 1;
 		else if (j >= n->nr_classes)
@@ -176,12 +160,12 @@ static int diff_names(const struct ld_model *o, const struct ld_model *n,
 			r = ld_name_cmp(bo, bn);
 		base = r <= 0 ? bo : bn;
 		while (r <= 0 && i < o->nr_classes &&
-		       !ld_name_cmp(base_of(&o->classes[io[i]]), base)) {
+		       !ld_name_cmp(ld_class_base(&o->classes[io[i]]), base)) {
 			co++;
 			i++;
 		}
 		while (r >= 0 && j < n->nr_classes &&
-		       !ld_name_cmp(base_of(&n->classes[in[j]]), base)) {
+		       !ld_name_cmp(ld_class_base(&n->classes[in[j]]), base)) {
 			cn++;
 			j++;
 		}

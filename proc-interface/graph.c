@@ -38,14 +38,7 @@ static int cmp_by_name(const void *x, const void *y, void *arg)
 
 uint32_t *ld_classes_by_name(const struct ld_model *m)
 {
-	uint32_t *ids = malloc((m->nr_classes + 1) * sizeof(*ids)), i;
-
-	if (!ids)
-		return NULL;
-	for (i = 0; i < m->nr_classes; i++)
-		ids[i] = i;
-	qsort_r(ids, m->nr_classes, sizeof(*ids), cmp_by_name, (void *)m);
-	return ids;
+	return ld_class_ids_sorted(m, cmp_by_name);
 }
 
 bool ld_path_is_strong(const struct ld_model *m, const uint32_t *deps,

@@ -306,6 +306,20 @@ void ld_derive_name_parts(struct ld_class *c);
 void ld_name_hash_build(struct ld_model *m);
 int ld_model_finish(struct ld_model *m, struct ld_diag *d);
 
+/*
+ * The base name classes are grouped by across snapshots (merge.h): the
+ * printed name without "#N" and "/N", or all of it for a class named
+ * after its key.
+ */
+static inline struct ld_str ld_class_base(const struct ld_class *c)
+{
+	return c->base_is_key || !c->base.len ? c->name : c->base;
+}
+
+/* The class ids sorted by @cmp (qsort_r(), @m its argument); free() them. */
+uint32_t *ld_class_ids_sorted(const struct ld_model *m,
+			      int (*cmp)(const void *, const void *, void *));
+
 /* u64 -> u32 open addressing map (for keys and kernel ids) */
 struct ld_map {
 	uint64_t *keys;
@@ -351,6 +365,12 @@ static inline uint32_t ld_map_get(const struct ld_map *map, uint64_t key)
 		if (map->keys[i] == key)
 			return map->vals[i];
 	}
+}
+
+/* The dependency @from -> @to as one ld_map key */
+static inline uint64_t ld_dep_key(uint32_t from, uint32_t to)
+{
+	return ((uint64_t)from << 32 | to) + 1;
 }
 
 uint32_t ld_hash_bytes(const char *s, size_t len);

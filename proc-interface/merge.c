@@ -18,12 +18,7 @@ const char *ld_match_how_name(unsigned int how)
 	return how < LD_MATCH_NR ? how_names[how] : "?";
 }
 
-/* Group identity: base name and subclass. */
-static struct ld_str cls_base(const struct ld_class *c)
-{
-	return c->base_is_key || !c->base.len ? c->name : c->base;
-}
-
+/* Group identity: base name (ld_class_base()) and subclass. */
 static int64_t cls_sub(const struct ld_class *c)
 {
 	return ld_known(c->subclass) && !c->base_is_key ? c->subclass.v : 0;
@@ -38,7 +33,7 @@ static int64_t cls_ver(const struct ld_class *c)
 
 static int group_cmp(const struct ld_class *a, const struct ld_class *b)
 {
-	int r = ld_name_cmp(cls_base(a), cls_base(b));
+	int r = ld_name_cmp(ld_class_base(a), ld_class_base(b));
 
 	if (r)
 		return r;
@@ -59,21 +54,9 @@ static int sort_cmp(const void *x, const void *y, void *arg)
 	return (a->id > b->id) - (a->id < b->id);
 }
 
-static uint32_t *sorted_ids(const struct ld_model *m)
-{
-	uint32_t *ids = malloc((m->nr_classes + 1) * sizeof(*ids)), i;
-
-	if (!ids)
-		return NULL;
-	for (i = 0; i < m->nr_classes; i++)
-		ids[i] = i;
-	qsort_r(ids, m->nr_classes, sizeof(*ids), sort_cmp, (void *)m);
-	return ids;
-}
-
 static uint32_t group_hash(const struct ld_class *c)
 {
-	struct ld_str b = cls_base(c);
+	struct ld_str b = ld_class_base(c);
 	uint32_t h = ld_hash_bytes(b.s, b.len);
 
 	return h * 31 + (uint32_t)cls_sub(c);
@@ -286,8 +269,8 @@ int ld_match_classes(const struct ld_model *a, const struct ld_model *b,
 	mt->a_to_b = malloc((a->nr_classes + 1) * sizeof(uint32_t));
 	mt->b_to_a = malloc((b->nr_classes + 1) * sizeof(uint32_t));
 	mt->how = calloc(b->nr_classes + 1, 1);
-	ia = sorted_ids(a);
-	ib = sorted_ids(b);
+	ia = ld_class_ids_sorted(a, sort_cmp);
+	ib = ld_class_ids_sorted(b, sort_cmp);
 	if (!mt->a_to_b || !mt->b_to_a || !mt->how || !ia || !ib)
 		goto out;
 	memset(mt->a_to_b, 0xff, a->nr_classes * sizeof(uint32_t));
@@ -513,7 +496,7 @@ static int dep_fold(struct mbuild *b, const struct ld_model *src,
 	struct ld_model *m = b->m;
 	struct ld_dep nd = *sd;
 	uint32_t from = cmap[sd->from], to = cmap[sd->to], old;
-	uint64_t key = ((uint64_t)from << 32 | to) + 1;
+	uint64_t key = ld_dep_key(from, to);
 	int ret;
 
 	(void)src;

@@ -288,6 +288,19 @@ void ld_derive_name_parts(struct ld_class *c)
 	c->subclass.src = LD_SRC_DERIVED;
 }
 
+uint32_t *ld_class_ids_sorted(const struct ld_model *m,
+			      int (*cmp)(const void *, const void *, void *))
+{
+	uint32_t *ids = malloc((m->nr_classes + 1) * sizeof(*ids)), i;
+
+	if (!ids)
+		return NULL;
+	for (i = 0; i < m->nr_classes; i++)
+		ids[i] = i;
+	qsort_r(ids, m->nr_classes, sizeof(*ids), cmp, (void *)m);
+	return ids;
+}
+
 void ld_name_hash_build(struct ld_model *m)
 {
 	uint32_t n = 64, i;

@@ -149,12 +149,15 @@ static bool tok_num(const char *s, size_t len, struct ld_num *n)
 	return true;
 }
 
-#define NEED_TOK(what)                                                      \
-	do {                                                                \
-		if (!tok(&p, end, &ts, &tl)) {                              \
-			ret = ld_diag(d, &f.l, "missing field '%s'", what); \
-			goto out;                                           \
-		}                                                           \
+/*
+ * Field macros of the parsers below, on their locals p, end, ts, tl, q, f
+ * and d: the next token into ts/tl; a missing or bad field returns its
+ * diagnostic.
+ */
+#define NEED_TOK(what)                                                       \
+	do {                                                                 \
+		if (!tok(&p, end, &ts, &tl))                                 \
+			return ld_diag(d, &f.l, "missing field '%s'", what); \
 	} while (0)
 
 /*
@@ -185,11 +188,18 @@ static inline bool num_tok(const char **p, const char *end, const char **ts,
 		}                                                    \
 	} while (0)
 
-#define BAD_FIELD(what)                                        \
-	do {                                                   \
-		ret = ld_diag(d, &f.l, "bad %s '%s'", what,    \
-			      ld_quote(ts, tl, q, sizeof(q))); \
-		goto out;                                      \
+#define BAD_FIELD(what)                                         \
+	do {                                                    \
+		return ld_diag(d, &f.l, "bad %s '%s'", what,    \
+			       ld_quote(ts, tl, q, sizeof(q))); \
+	} while (0)
+
+/* A field that is a decimal number or '-', into the struct ld_num n */
+#define NEED_LD_NUM(what, n)                \
+	do {                                \
+		NEED_TOK(what);             \
+		if (!tok_num(ts, tl, &(n))) \
+			BAD_FIELD(what);    \
 	} while (0)
 
 static int parse_classes(struct ld_model *m, const struct ld_section *s,
@@ -207,7 +217,7 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 		return ret;
 	while ((ret = ex_next(&f, &line, &len, m, d)) == 1) {
 		const char *p = line, *end = line + len, *u;
-		struct ld_num kid, num;
+		struct ld_num kid;
 		uint64_t mask, x;
 		uint32_t ci, old;
 		struct ld_class *c;
@@ -237,12 +247,8 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 			if (!c->key_sym.s)
 				return -ENOMEM;
 		}
-		NEED_TOK("name_version");
-		if (!tok_num(ts, tl, &c->name_version))
-			BAD_FIELD("name_version");
-		NEED_TOK("subclass");
-		if (!tok_num(ts, tl, &c->subclass))
-			BAD_FIELD("subclass");
+		NEED_LD_NUM("name_version", c->name_version);
+		NEED_LD_NUM("subclass", c->subclass);
 		NEED_TOK("usage_mask");
 		if (!ld_tok_hex(ts, tl, &mask) || mask > LD_USAGE_ALL)
 			BAD_FIELD("usage_mask");
@@ -270,28 +276,14 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 		c->usage = mask;
 		c->usage_known = LD_USAGE_ALL;
 		c->usage_src = LD_SRC_EXPORT;
-		NEED_TOK("wait_inner");
-		if (!tok_num(ts, tl, &c->wait_inner))
-			BAD_FIELD("wait_inner");
-		NEED_TOK("wait_outer");
-		if (!tok_num(ts, tl, &c->wait_outer))
-			BAD_FIELD("wait_outer");
-		NEED_TOK("lock_type");
-		if (!tok_num(ts, tl, &c->lock_type))
-			BAD_FIELD("lock_type");
-		NEED_TOK("ops");
-		if (!tok_num(ts, tl, &c->ops))
-			BAD_FIELD("ops");
+		NEED_LD_NUM("wait_inner", c->wait_inner);
+		NEED_LD_NUM("wait_outer", c->wait_outer);
+		NEED_LD_NUM("lock_type", c->lock_type);
+		NEED_LD_NUM("ops", c->ops);
 		if (ld_known(c->ops))
 			m->have.ops = true;
-		NEED_TOK("fd");
-		if (!tok_num(ts, tl, &num))
-			BAD_FIELD("fd");
-		c->nr_after = num;
-		NEED_TOK("bd");
-		if (!tok_num(ts, tl, &num))
-			BAD_FIELD("bd");
-		c->nr_before = num;
+		NEED_LD_NUM("fd", c->nr_after);
+		NEED_LD_NUM("bd", c->nr_before);
 		if (p >= end && !(len && line[len - 1] == ' '))
 			return ld_diag(d, &f.l, "missing field 'name'");
 		/* the rest of the line is the name, '-' for none */
@@ -344,8 +336,6 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 	m->have.wait_types = true;
 	*fout = f;
 	return 0;
-out:
-	return ret;
 }
 
 static int parse_dep_type(const char *s, size_t len, uint8_t *type)
@@ -450,8 +440,6 @@ static int parse_traces(struct ld_model *m, const struct ld_section *s,
 	m->have.traces = true;
 	*fout = f;
 	return 0;
-out:
-	return ret;
 }
 
 static uint32_t ref_class(const struct ld_map *ids, const char *ts, size_t tl,
@@ -537,8 +525,6 @@ static int parse_deps(struct ld_model *m, const struct ld_section *s,
 	m->have.dep_types = true;
 	*fout = f;
 	return 0;
-out:
-	return ret;
 }
 
 static int parse_usage(struct ld_model *m, const struct ld_section *s,
@@ -588,8 +574,6 @@ static int parse_usage(struct ld_model *m, const struct ld_section *s,
 	m->have.usage_traces = true;
 	*fout = f;
 	return 0;
-out:
-	return ret;
 }
 
 static int parse_chains(struct ld_model *m, const struct ld_section *s,
@@ -672,8 +656,6 @@ static int parse_chains(struct ld_model *m, const struct ld_section *s,
 	m->have.chain_keys = true;
 	*fout = f;
 	return 0;
-out:
-	return ret;
 }
 
 static int parse_stats(struct ld_model *m, const struct ld_section *s,
@@ -718,8 +700,6 @@ static int parse_stats(struct ld_model *m, const struct ld_section *s,
 	m->have.stats = true;
 	*fout = f;
 	return 0;
-out:
-	return ret;
 }
 
 /*
