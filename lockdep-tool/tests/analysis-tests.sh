@@ -134,27 +134,29 @@ else fail union_save_roundtrip "$un_fail"; fi
 
 # a cut or edited union: exit 3, FILE:LINE, never a crash
 un_fail=
+un_bad() {	# FILE LABEL: loading FILE must fail cleanly
+	local rc
+	"$ASAN_BIN" -s "$1" classes > /dev/null 2> "$WORK/un.err"
+	rc=$?
+	if [ $rc != 3 ] || ! sane $rc "$WORK/un.err" ||
+	   ! grep -q "^lockdep-tool: error: $1:[0-9]*: " "$WORK/un.err"; then
+		un_fail="$un_fail [$2: rc $rc $(head -c 150 "$WORK/un.err")]"
+	fi
+}
 size=$(wc -c < "$U")
 for cut in 0 10 24 33 40 100 1000 $((size / 2)) $((size - 5)) $((size - 2)); do
 	head -c "$cut" "$U" > "$WORK/cut.snap"
-	"$ASAN_BIN" -s "$WORK/cut.snap" classes > /dev/null 2> "$WORK/un.err"
-	rc=$?
-	if [ $rc != 3 ] || ! sane $rc "$WORK/un.err" ||
-	   ! grep -q "^lockdep-tool: error: $WORK/cut.snap:[0-9]*: " "$WORK/un.err"; then
-		un_fail="$un_fail [cut $cut: rc $rc $(head -c 150 "$WORK/un.err")]"
-	fi
+	un_bad "$WORK/cut.snap" "cut $cut"
 done
 for edit in 's/^union 2$/union 1/' 's/^union 2$/union 99/' \
 	    '0,/^part [0-9]*$/s//part 12/' \
 	    '3,4s/^lockdep-tool snapshot 1$/lockdep-tool snapshot 3/' \
 	    '$s/^end$/end\nmore/'; do
 	sed -e "$edit" "$U" > "$WORK/edit.snap"
-	cmp -s "$U" "$WORK/edit.snap" && { un_fail="$un_fail [edit $edit changed nothing]"; continue; }
-	"$ASAN_BIN" -s "$WORK/edit.snap" classes > /dev/null 2> "$WORK/un.err"
-	rc=$?
-	if [ $rc != 3 ] || ! sane $rc "$WORK/un.err" ||
-	   ! grep -q "^lockdep-tool: error: $WORK/edit.snap:[0-9]*: " "$WORK/un.err"; then
-		un_fail="$un_fail [edit $edit: rc $rc $(head -c 150 "$WORK/un.err")]"
+	if cmp -s "$U" "$WORK/edit.snap"; then
+		un_fail="$un_fail [edit $edit changed nothing]"
+	else
+		un_bad "$WORK/edit.snap" "edit $edit"
 	fi
 done
 if [ -z "$un_fail" ]; then ok union_bad_input_file_line
