@@ -180,6 +180,20 @@ step() {
 		[ "${v#* }" = "$3" ] || { echo "export: $1 -> $2 has type ${v#* }, want $3"; return 1; } ;;
 	x-dist)	v=$(x_dep "$1" "$2") || { echo "$v"; return 1; }
 		[ "${v%% *}" = "$3" ] || { echo "export: $1 -> $2 has distance ${v%% *}, want $3"; return 1; } ;;
+	x-trace-dmesg)
+		# the stack the export saved with A -> B, frame by frame, as
+		# consecutive lines of the kernel log (a report printed it):
+		# the export's symbols (cached per read) against printk's %pS
+		a=$(x_id "$1") b=$(x_id "$2")
+		t=$(awk -v a="$a" -v b="$b" '!/^#/ && $1 == a && $2 == b { print $5; exit }' $X/deps)
+		[ -n "$t" ] && [ "$t" != - ] || { echo "export: no trace for $1 -> $2"; return 1; }
+		awk -v t="$t" '!/^#/ && $1 == t && $2 != "-" { sub(/^[^ ]+ [^ ]+ /, ""); print }' $X/traces >$T/frames
+		[ -s $T/frames ] || { echo "export: trace $t has no frames"; return 1; }
+		sed -E 's/^\[ *[0-9]+\.[0-9]+\] *//; s/^ +//' $T/dmesg >$T/dmesg.frames
+		awk 'NR == FNR { f[n++] = $0; next }
+			{ k = ($0 == f[k]) ? k + 1 : ($0 == f[0]); if (k == n) { ok = 1; exit } }
+			END { exit !ok }' $T/frames $T/dmesg.frames ||
+			{ echo "the kernel log lacks the $(wc -l <$T/frames) frames of trace $t ($1 -> $2), first: $(head -n 1 $T/frames)"; return 1; } ;;
 	x-usage)
 		u=$(x_classes | awk -F '\t' -v n="$1" '$2 == n { print $4; exit }')
 		for bit in $(echo "$2" | tr , ' '); do
