@@ -48,36 +48,42 @@ time_reads() {
 
 ms() { awk -v s="$1" 'BEGIN { printf "%.1f ms", s * 1000 }'; }
 
-compare() {	# LABEL
+compare() {	# LABEL GOAL-NOTE
 	cat /proc/lockdep >/dev/null	# the first read adds chains of its own
 	[ -d $EXP ] && cat $EXP/* >/dev/null
 	classes=$(grep -c ' FD: *[0-9]' /proc/lockdep)
 	edges=$(grep -c '^ ->' /proc/lockdep)
 	echo "$1: $classes classes, $edges distance-1 dependencies"
 	proc=$(time_reads /proc/lockdep)
-	echo "  read /proc/lockdep:  $(ms "$proc") per read ($(wc -c </proc/lockdep) bytes)"
+	pbytes=$(wc -c </proc/lockdep)
+	echo "  read /proc/lockdep:  $(ms "$proc") per read ($pbytes bytes)"
 	if [ ! -d $EXP ]; then
 		echo "  no $EXP: this kernel has no export"
 		return
 	fi
 	exp=$(time_reads $EXP/*)
-	echo "  read $EXP/*: $(ms "$exp") per read ($(cat $EXP/* | wc -c) bytes)"
+	ebytes=$(cat $EXP/* | wc -c)
+	echo "  read $EXP/*: $(ms "$exp") per read ($ebytes bytes, $(awk -v e="$ebytes" -v p="$pbytes" 'BEGIN { printf "%.1f", e / p }')x those of /proc/lockdep)"
 	line="   "
 	for f in $EXP/*; do
 		line="$line ${f##*/} $(ms "$(time_reads "$f")"),"
 	done
 	echo "${line%,}"
-	awk -v p="$proc" -v e="$exp" 'BEGIN {
-		if (e > 0) printf "  export/proc: the export is %.2fx as fast as /proc/lockdep (goal: >= 2x)\n", p / e }'
+	awk -v p="$proc" -v e="$exp" -v g="$2" 'BEGIN {
+		if (e > 0) printf "  export/proc: the export is %.2fx as fast as /proc/lockdep (%s)\n", p / e, g }'
 }
 
-compare "boot graph"
+# The goal (an export at least twice as fast, despite carrying more) is
+# about graphs where /proc/lockdep's two searches per class cost: a real
+# kernel's.  The tinyconfig guest's own graph is far smaller, and there the
+# export's bytes decide; both are printed.
+compare "boot graph" "small graph: /proc/lockdep's per-class searches are cheap, bytes decide"
 if modprobe lockdep_scenarios 2>/dev/null && [ -w $RUN ]; then
 	t0=$(now)
 	if echo "graph $GRAPH" >$RUN; then
 		t1=$(now)
 		echo "graph load: $GRAPH classes added in $(ms "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")"
-		compare "grown graph"
+		compare "grown graph" "goal: >= 2x"
 	else
 		echo "graph load failed: no grown-graph figures"
 	fi
