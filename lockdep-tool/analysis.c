@@ -135,6 +135,16 @@ int need_deps(struct ctx *ctx)
 	return EXIT_DATA;
 }
 
+int resolve_pair(struct ctx *ctx, const char *a, const char *b,
+		 uint32_t *from, uint32_t *to)
+{
+	int ret = resolve_class(ctx, a, from);
+
+	if (!ret)
+		ret = resolve_class(ctx, b, to);
+	return ret ? ret : need_deps(ctx);
+}
+
 static int read_fd(int fd, char **data, size_t *len)
 {
 	size_t alloc = 65536, n = 0;

@@ -30,6 +30,9 @@ void text_unknowns(FILE *f, const struct ld_model *m, const char *indent);
 void json_unknowns(struct jw *w, const struct ld_model *m);
 /* Refuse a model without dependencies, with a message; EXIT_OK if fine. */
 int need_deps(struct ctx *ctx);
+/* The classes A and B of a query about their dependencies (need_deps()). */
+int resolve_pair(struct ctx *ctx, const char *a, const char *b,
+		 uint32_t *from, uint32_t *to);
 /* The kernel log (klogctl), or a file ("-": standard input). */
 int read_log(struct ctx *ctx, const char *file, char **data, size_t *len);
 /* Parse a log into reports, linked to the model when one is loaded. */

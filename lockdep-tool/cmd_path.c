@@ -42,11 +42,7 @@ int cmd_path(struct ctx *ctx, struct cmd_args *a)
 		return ret;
 	if ((a->set[O_MAX] || a->set[O_LENGTH]) && !a->set[O_ALL])
 		return usage_error(ctx, "--max and --length go with --all");
-	ret = resolve_class(ctx, a->argv[0], &from);
-	if (!ret)
-		ret = resolve_class(ctx, a->argv[1], &to);
-	if (!ret)
-		ret = need_deps(ctx);
+	ret = resolve_pair(ctx, a->argv[0], a->argv[1], &from, &to);
 	if (ret)
 		return ret;
 	if (from == to)

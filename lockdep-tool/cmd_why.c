@@ -64,11 +64,7 @@ int cmd_why(struct ctx *ctx, struct cmd_args *a)
 
 	if (!opt_uint(ctx, a, O_MAX, "max", 100000, &max, &ret))
 		return ret;
-	ret = resolve_class(ctx, a->argv[0], &from);
-	if (!ret)
-		ret = resolve_class(ctx, a->argv[1], &to);
-	if (!ret)
-		ret = need_deps(ctx);
+	ret = resolve_pair(ctx, a->argv[0], a->argv[1], &from, &to);
 	if (ret)
 		return ret;
 	dd = malloc((ld_nr_out(m, from) + 1) * sizeof(*dd));

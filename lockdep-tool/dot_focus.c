@@ -111,9 +111,7 @@ static int focus_path(struct ctx *ctx, const char *a, const char *b,
 	uint32_t from, to, i;
 	int ret, found;
 
-	ret = resolve_class(ctx, a, &from);
-	if (!ret)
-		ret = resolve_class(ctx, b, &to);
+	ret = resolve_pair(ctx, a, b, &from, &to);
 	if (ret)
 		return ret;
 	found = ld_shortest_path(m, from, to, true, &p);

@@ -645,86 +645,64 @@ static int finish_circular(struct pst *p, struct ld_report *r)
 	return 0;
 }
 
+/*
+ * The blocks of path section @section, in file order or @backwards, as
+ * hops from *prev on: each hop carries the stack of the block it enters,
+ * or with @prev_stack the stack of the block it leaves.
+ */
+static int chain_blocks(struct pst *p, struct ld_report *r, uint32_t section,
+			bool backwards, bool prev_stack, uint32_t *prev,
+			uint32_t *nodes)
+{
+	uint32_t k, i, pstack = LD_NONE;
+	int ret;
+
+	for (k = 0; k < p->nr_bl; k++) {
+		i = backwards ? p->nr_bl - 1 - k : k;
+		if (p->bl[i].section != section)
+			continue;
+		if (*prev != LD_NONE) {
+			ret = push_hop(p->rs, r, *prev, p->bl[i].lock,
+				       prev_stack ? pstack : p->bl[i].stack);
+			if (ret)
+				return ret;
+		}
+		*prev = p->bl[i].lock;
+		pstack = p->bl[i].stack;
+		(*nodes)++;
+	}
+	return 0;
+}
+
 static int finish_path(struct pst *p, struct ld_report *r)
 {
 	struct ld_reports *rs = p->rs;
-	uint32_t i, prev = LD_NONE, nodes = 0;
+	uint32_t i, prev = LD_NONE, nodes = 0, h = LD_NONE, a = LD_NONE;
 	int ret;
 
-	if (r->kind == LD_RK_SAFE_UNSAFE) {
-		/* section 1: safe .. held, forward, each block's stack is
-		 * the hop into it */
-		for (i = 0; i < p->nr_bl; i++) {
-			if (p->bl[i].section != 1)
-				continue;
-			if (prev != LD_NONE) {
-				ret = push_hop(rs, r, prev, p->bl[i].lock,
-					       p->bl[i].stack);
-				if (ret)
-					return ret;
-			}
-			prev = p->bl[i].lock;
-			nodes++;
-		}
-		/* section 2: unsafe .. acquired, backwards; the last
-		 * block's stack is the new dependency */
-		for (i = p->nr_bl; i-- > 0;) {
-			if (p->bl[i].section != 2)
-				continue;
-			if (prev != LD_NONE) {
-				ret = push_hop(rs, r, prev, p->bl[i].lock,
-					       p->bl[i].stack);
-				if (ret)
-					return ret;
-			}
-			prev = p->bl[i].lock;
-			nodes++;
-		}
-		if (!nodes) {
-			uint32_t h = LD_NONE, a = LD_NONE;
-
-			for (i = 0; i < r->nr_locks; i++) {
-				uint8_t role = rs->locks[r->locks + i].role;
-
-				if (role == LD_RR_HOLD && h == LD_NONE)
-					h = r->locks + i;
-				if (role == LD_RR_ACQUIRE && a == LD_NONE)
-					a = r->locks + i;
-			}
-			if (h != LD_NONE && a != LD_NONE)
-				return push_hop(rs, r, h, a, LD_NONE);
-		}
-		return 0;
-	}
 	/* inversion: printed from the other lock to the one that changed */
-	if (r->forwards) {
-		for (i = p->nr_bl; i-- > 0;) {
-			if (p->bl[i].section != 3)
-				continue;
-			if (prev != LD_NONE) {
-				ret = push_hop(rs, r, prev, p->bl[i].lock,
-					       p->bl[i].stack);
-				if (ret)
-					return ret;
-			}
-			prev = p->bl[i].lock;
-		}
-	} else {
-		uint32_t pstack = LD_NONE;
+	if (r->kind != LD_RK_SAFE_UNSAFE)
+		return chain_blocks(p, r, 3, r->forwards, !r->forwards, &prev,
+				    &nodes);
+	/* section 1: safe .. held, forward, each block's stack is the hop
+	 * into it; section 2: unsafe .. acquired, backwards, the last
+	 * block's stack is the new dependency */
+	ret = chain_blocks(p, r, 1, false, false, &prev, &nodes);
+	if (!ret)
+		ret = chain_blocks(p, r, 2, true, false, &prev, &nodes);
+	if (ret || nodes)
+		return ret;
+	/* no sections printed: held -> acquired */
+	for (i = 0; i < r->nr_locks; i++) {
+		uint8_t role = rs->locks[r->locks + i].role;
 
-		for (i = 0; i < p->nr_bl; i++) {
-			if (p->bl[i].section != 3)
-				continue;
-			if (prev != LD_NONE) {
-				ret = push_hop(rs, r, prev, p->bl[i].lock,
-					       pstack);
-				if (ret)
-					return ret;
-			}
-			prev = p->bl[i].lock;
-			pstack = p->bl[i].stack;
-		}
+		if (role == LD_RR_HOLD && h == LD_NONE)
+			h = r->locks + i;
+		if (role == LD_RR_ACQUIRE && a == LD_NONE)
+			a = r->locks + i;
 	}
+	if (h != LD_NONE && a != LD_NONE)
+		return push_hop(rs, r, h, a, LD_NONE);
 	return 0;
 }
 
