@@ -71,6 +71,20 @@ int usage_error(struct ctx *ctx, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* The anonymous memory the process holds (the model, mostly): Linux */
+static void print_anon_memory(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[128];
+	unsigned long kb;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "RssAnon: %lu kB", &kb) == 1)
+			fprintf(stderr, "memory anon %lu kB\n", kb);
+	if (f)
+		fclose(f);
+}
+
 int ctx_model(struct ctx *ctx)
 {
 	struct ld_diag d = { "" };
@@ -89,6 +103,19 @@ int ctx_model(struct ctx *ctx)
 	if (ret) {
 		err_msg("%s", d.msg[0] ? d.msg : strerror(-ret));
 		return EXIT_DATA;
+	}
+	/* for bench/bench.sh: where the load's time went */
+	if (getenv("LOCKDEP_TOOL_TIMING")) {
+		const struct ld_model *m = ctx->m;
+		double sum = 0;
+
+		for (i = 0; i < m->nr_phases; i++) {
+			fprintf(stderr, "time load:%s %.3f ms\n",
+				m->phases[i].name, m->phases[i].ms);
+			sum += m->phases[i].ms;
+		}
+		fprintf(stderr, "time load %.3f ms\n", sum);
+		print_anon_memory();
 	}
 	if (!ctx->warned) {
 		for (i = 0; i < ctx->m->nr_warnings; i++)
@@ -215,6 +242,19 @@ stop:
 	return ret;
 }
 
+#ifndef TOOL_FREE_AT_EXIT
+#if defined(__SANITIZE_ADDRESS__)
+#define TOOL_FREE_AT_EXIT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TOOL_FREE_AT_EXIT 1
+#endif
+#endif
+#endif
+#ifndef TOOL_FREE_AT_EXIT
+#define TOOL_FREE_AT_EXIT 0
+#endif
+
 int main(int argc, char **argv)
 {
 	struct ctx ctx = { 0 };
@@ -280,7 +320,13 @@ int main(int argc, char **argv)
 		ret = repl_run(&ctx);
 	else
 		ret = run_batch(&ctx);
-	ld_model_free(ctx.m);
+	/*
+	 * Freeing a model of tens of MiB page by page only to exit costs
+	 * several ms (as git's UNLEAK): the kernel takes it back at once.
+	 * Builds that check for leaks free it.
+	 */
+	if (TOOL_FREE_AT_EXIT)
+		ld_model_free(ctx.m);
 	ctx.m = NULL;
 	goto flush;
 out:

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <time.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -88,6 +89,27 @@ static inline bool ld_lines_next(struct ld_lines *l, const char **line,
 	*len = n;
 	l->lineno++;
 	return true;
+}
+
+/* Monotonic milliseconds, for ld_phase(). */
+static inline double ld_now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* Record phase @name as having taken from @t0 until now; returns now. */
+static inline double ld_phase(struct ld_model *m, const char *name, double t0)
+{
+	double now = ld_now_ms();
+
+	if (m->nr_phases < LD_MAX_PHASES) {
+		m->phases[m->nr_phases].name = name;
+		m->phases[m->nr_phases++].ms = now - t0;
+	}
+	return now;
 }
 
 /* "file:line: " + fmt, into d.  Returns -EINVAL for convenience. */
@@ -305,6 +327,9 @@ int ld_add_stat(struct ld_model *m, const struct ld_stat *st);
 void ld_derive_name_parts(struct ld_class *c);
 void ld_name_hash_build(struct ld_model *m);
 int ld_model_finish(struct ld_model *m, struct ld_diag *d);
+/* The indexes ld_model_finish() builds unless a parser already did. */
+int ld_index_deps(struct ld_model *m);
+int ld_index_chains(struct ld_model *m, uint32_t nr_classes);
 
 /*
  * The base name classes are grouped by across snapshots (merge.h): the

@@ -232,6 +232,16 @@ struct ld_have {
 	bool lockstat;
 };
 
+/*
+ * Where the load's time went, phase by phase, in the order they ended
+ * (for LOCKDEP_TOOL_TIMING and the benchmarks; costs a clock read each).
+ */
+#define LD_MAX_PHASES 24
+struct ld_phase {
+	const char *name; /* static string */
+	double ms;
+};
+
 struct ld_model {
 	struct ld_class *classes;
 	uint32_t nr_classes, alloc_classes;
@@ -287,6 +297,9 @@ struct ld_model {
 	/* ... and the snapshots it was made of, in order (for ld_save()) */
 	struct ld_part *parts;
 	uint32_t nr_parts;
+	double load_start; /* ld_now_ms() when the model was made */
+	struct ld_phase phases[LD_MAX_PHASES];
+	uint32_t nr_phases;
 };
 
 struct ld_diag {

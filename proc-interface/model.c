@@ -148,6 +148,7 @@ struct ld_model *ld_model_new(void)
 		return NULL;
 	}
 	m->consistent = true;
+	m->load_start = ld_now_ms();
 	return m;
 }
 
@@ -474,7 +475,7 @@ const struct ld_stat *ld_stat_get(const struct ld_model *m, const char *key)
 }
 
 /* CSR adjacency in both directions, in dependency-list order. */
-static int build_adjacency(struct ld_model *m)
+int ld_index_deps(struct ld_model *m)
 {
 	uint32_t n = m->nr_classes, i, *pos;
 
@@ -505,15 +506,24 @@ static int build_adjacency(struct ld_model *m)
 	return 0;
 }
 
-static int build_chain_index(struct ld_model *m)
+/*
+ * The chains containing each of @n classes (cc_off/cc, ascending chain
+ * index): reads only the chains, so a model holding nothing else (a
+ * parser's scratch model) can have it built while the classes are being
+ * parsed elsewhere.
+ */
+int ld_index_chains(struct ld_model *m, uint32_t n)
 {
-	uint32_t n = m->nr_classes, i, j, *pos;
+	uint32_t i, j, *pos;
 
 	m->cc_off = calloc(n + 2, sizeof(uint32_t));
 	m->cc = malloc((m->nr_chain_locks + 1) * sizeof(uint32_t));
 	pos = malloc((n + 1) * sizeof(uint32_t));
 	if (!m->cc_off || !m->cc || !pos) {
 		free(pos);
+		free(m->cc_off);
+		free(m->cc);
+		m->cc_off = m->cc = NULL;
 		return -ENOMEM;
 	}
 	for (i = 0; i < m->nr_chains; i++) {
@@ -1260,7 +1270,7 @@ static void *chain_index_run(void *arg)
 {
 	struct chain_index_job *j = arg;
 
-	j->ret = build_chain_index(j->m);
+	j->ret = ld_index_chains(j->m, j->m->nr_classes);
 	return NULL;
 }
 
@@ -1273,22 +1283,32 @@ int ld_model_finish(struct ld_model *m, struct ld_diag *d)
 {
 	struct chain_index_job job = { m, 0 };
 	bool threaded;
+	double t = ld_now_ms();
 	pthread_t th;
-	int ret;
+	int ret = 0;
 
-	threaded = m->nr_chain_locks >= 65536 &&
+	/* a parser may have built these already, in time it had spare */
+	threaded = !m->cc_off && m->nr_chain_locks >= 65536 &&
 		   !pthread_create(&th, NULL, chain_index_run, &job);
-	ret = build_adjacency(m);
+	if (!m->out_off) {
+		ret = ld_index_deps(m);
+		t = ld_phase(m, "adjacency", t);
+	}
 	if (!ret)
 		ld_name_hash_build(m);
 	if (!ret && !m->name_hash)
 		ret = -ENOMEM;
+	t = ld_phase(m, "name index", t);
 	if (!ret)
 		ret = join_lockstat(m);
-	if (threaded)
+	t = ld_phase(m, "lock_stat join", t);
+	if (threaded) {
 		pthread_join(th, NULL);
-	else
+		ld_phase(m, "chain index (wait)", t);
+	} else if (!m->cc_off) {
 		chain_index_run(&job);
+		ld_phase(m, "chain index", t);
+	}
 	if (!ret)
 		ret = job.ret;
 	if (ret == -ENOMEM)

@@ -713,6 +713,7 @@ struct chains_job {
 	struct ld_model *t; /* what parse_chains() writes */
 	const struct ld_section *s;
 	const struct ld_map *ids; /* read only, by both threads */
+	uint32_t nr_classes;
 	struct ex_file f;
 	struct ld_diag d;
 	pthread_t th;
@@ -726,6 +727,9 @@ static void *chains_run(void *arg)
 
 	j->d.msg[0] = '\0';
 	j->ret = parse_chains(j->t, j->s, j->ids, &j->f, &j->d);
+	/* and, while the other thread still parses, the chain index */
+	if (!j->ret && j->threaded)
+		j->ret = ld_index_chains(j->t, j->nr_classes);
 	return NULL;
 }
 
@@ -735,12 +739,14 @@ static int chains_start(struct chains_job *j, struct ld_model *m,
 	memset(j, 0, sizeof(*j));
 	j->s = s;
 	j->ids = ids;
+	j->nr_classes = m->nr_classes;
 	j->t = m->nr_chains || m->nr_chain_locks ? m : ld_model_new();
 	if (!j->t)
 		return -ENOMEM;
 	/* small files are not worth a thread */
-	j->threaded = j->t != m && s->len >= (1u << 20) &&
-		      !pthread_create(&j->th, NULL, chains_run, j);
+	j->threaded = j->t != m && s->len >= (1u << 20);
+	if (j->threaded && pthread_create(&j->th, NULL, chains_run, j))
+		j->threaded = false;
 	return 0;
 }
 
@@ -766,9 +772,12 @@ static int chains_finish(struct chains_job *j, struct ld_model *m, int ret,
 		m->nr_chain_locks = t->nr_chain_locks;
 		m->alloc_chain_locks = t->alloc_chain_locks;
 		m->alloc_chain_reads = t->alloc_chain_reads;
+		m->cc_off = t->cc_off;
+		m->cc = t->cc;
 		t->chains = NULL;
 		t->chain_locks = NULL;
 		t->chain_reads = NULL;
+		t->cc_off = t->cc = NULL;
 		m->nr_unresolved += t->nr_unresolved;
 		m->partial |= t->partial;
 		m->have.chains = t->have.chains;
@@ -795,6 +804,7 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 	bool seen[LD_EX_NR] = { false };
 	uint64_t gen = 0;
 	bool first = true;
+	double t = ld_now_ms();
 	int ret, i;
 
 	if (!files[LD_EX_CLASSES])
@@ -811,6 +821,7 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 	/* ids index lock_classes[]: a plain array when they are small */
 	ld_map_densify(&ids, 4 * (uint64_t)m->nr_classes + 65536);
 	seen[LD_EX_CLASSES] = true;
+	t = ld_phase(m, "classes", t);
 	if (files[LD_EX_CHAINS]) {
 		ret = chains_start(&cj, m, files[LD_EX_CHAINS], &ids);
 		if (ret)
@@ -828,6 +839,7 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 						      65536 :
 					      1u << 22);
 		seen[LD_EX_TRACES] = true;
+		t = ld_phase(m, "traces", t);
 	}
 	if (files[LD_EX_DEPS]) {
 		ret = parse_deps(m, files[LD_EX_DEPS], &ids, &tids,
@@ -835,6 +847,7 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 		if (ret)
 			goto join;
 		seen[LD_EX_DEPS] = true;
+		t = ld_phase(m, "deps", t);
 	}
 	if (files[LD_EX_USAGE]) {
 		ret = parse_usage(m, files[LD_EX_USAGE], &ids, &tids,
@@ -842,6 +855,12 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 		if (ret)
 			goto join;
 		seen[LD_EX_USAGE] = true;
+		t = ld_phase(m, "usage", t);
+	}
+	/* the dependency index, while the chains thread may still run */
+	if (!ret && files[LD_EX_CHAINS] && cj.threaded) {
+		ret = ld_index_deps(m);
+		t = ld_phase(m, "adjacency", t);
 	}
 join:
 	if (files[LD_EX_CHAINS]) {
@@ -853,12 +872,15 @@ join:
 		if (ret)
 			goto out;
 		seen[LD_EX_CHAINS] = true;
+		/* what the chains thread still took after the files above */
+		t = ld_phase(m, "chains (wait)", t);
 	}
 	if (files[LD_EX_STATS]) {
 		ret = parse_stats(m, files[LD_EX_STATS], &f[LD_EX_STATS], d);
 		if (ret)
 			goto out;
 		seen[LD_EX_STATS] = true;
+		ld_phase(m, "stats", t);
 	}
 	for (i = 0; i < LD_EX_NR; i++) {
 		if (!seen[i])

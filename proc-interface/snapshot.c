@@ -216,6 +216,7 @@ static struct ld_section *find_section(struct ld_model *m, const char *name)
 /* Parse every section we understand into the model. */
 static int build(struct ld_model *m, struct ld_diag *d)
 {
+	double t = ld_phase(m, "read", m->load_start);
 	struct ld_section *ex[LD_EX_NR], *s;
 	char name[32];
 	bool export = false;
@@ -229,18 +230,21 @@ static int build(struct ld_model *m, struct ld_diag *d)
 		ret = ld_parse_export(m, ex, d);
 		if (ret)
 			return ret;
+		t = ld_now_ms();
 		export = true;
 	} else if ((s = find_section(m, "lockdep"))) {
 		ret = ld_parse_proc_lockdep(m, s, d);
 		if (ret)
 			return ret;
 		s->used = true;
+		t = ld_phase(m, "lockdep", t);
 		s = find_section(m, "lockdep_chains");
 		if (s) {
 			ret = ld_parse_proc_chains(m, s, d);
 			if (ret)
 				return ret;
 			s->used = true;
+			t = ld_phase(m, "lockdep_chains", t);
 		}
 	} else {
 		for (i = 1; i < LD_EX_NR; i++)
@@ -270,6 +274,7 @@ static int build(struct ld_model *m, struct ld_diag *d)
 			if (ret)
 				return ret;
 			s->used = true;
+			t = ld_phase(m, "lockdep_stats", t);
 		}
 	}
 	s = find_section(m, "lock_stat");
@@ -278,6 +283,7 @@ static int build(struct ld_model *m, struct ld_diag *d)
 		if (ret)
 			return ret;
 		s->used = true;
+		ld_phase(m, "lock_stat", t);
 	}
 	return ld_model_finish(m, d);
 }

@@ -56,6 +56,32 @@ for fmt in proc export; do
 	     "(ratio to cat: $(awk -v a="$load_ms" -v b="$cat_ms" \
 		'BEGIN {printf "%.1f", b ? a / b : 0}')x, goal <= 2x)"
 	echo "peak memory:    $((mem / 1024)) MiB"
+	# where the load's time goes, median per phase (LOCKDEP_TOOL_TIMING)
+	for _ in $(seq "$RUNS"); do
+		LOCKDEP_TOOL_TIMING=1 "$BIN" -s "$dir" info 2>&1 >/dev/null
+	done | sed -n 's/^time load:\(.*\) \([0-9.]*\) ms$/\1\t\2/p' |
+	awk -F '\t' '!($1 in n) { order[++nr] = $1 }
+		{ v[$1, ++n[$1]] = $2 }
+		END {
+			printf "load phases:   "
+			for (k = 1; k <= nr; k++) {
+				p = order[k]
+				for (a = 1; a <= n[p]; a++) x[a] = v[p, a]
+				for (a = 1; a <= n[p]; a++)
+					for (b = a + 1; b <= n[p]; b++)
+						if (x[b] < x[a]) { t = x[a]; x[a] = x[b]; x[b] = t }
+				printf "%s%s %.1f", (k > 1 ? ", " : ""), p, x[int((n[p] + 1) / 2)]
+			}
+			print " ms (medians)"
+		}'
+	anon=$(LOCKDEP_TOOL_TIMING=1 "$BIN" -s "$dir" info 2>&1 >/dev/null |
+	       awk '/^memory anon/ {print int($3 / 1024)}')
+	if [ -n "$anon" ]; then
+		fault=$(for _ in $(seq "$RUNS"); do "$GEN" --fault-cost "$anon"; done | median)
+		echo "model memory:   ${anon} MiB anonymous; only faulting that in takes" \
+		     "${fault} ms here ($(awk -v a="$fault" -v b="$cat_ms" \
+			'BEGIN {printf "%.1f", b ? a / b : 0}')x cat)"
+	fi
 	# per-command times inside one process (load excluded)
 	cls=$("$BIN" -s "$dir" -j classes --sort fd --reverse 2>/dev/null |
 	      jq -r '.classes[0].id')
@@ -67,7 +93,7 @@ for fmt in proc export; do
 	done
 	if [ $fmt = export ]; then
 		t=$(echo "classes --sort fd" | LOCKDEP_TOOL_TIMING=1 \
-			"$BIN" -s "$dir" 2>&1 >/dev/null | awk '/^time/ {print $3}')
+			"$BIN" -s "$dir" 2>&1 >/dev/null | awk '/^time classes/ {print $3}')
 		echo "classes (FD/BD of all, computed): $t ms"
 	fi
 done
