@@ -181,7 +181,7 @@ void json_chain(struct jw *w, const struct ld_model *m, uint32_t i)
 
 	jw_obj_start(w);
 	jw_kint(w, "index", i);
-	jw_knum(w, "kernel_id", ch->kid);
+	jw_knum(w, "kernel_id", ld_chain_kid(ch));
 	jw_kstr(w, "irq_context", irq_ctx_word(ch->irq_context));
 	jw_key(w, "key");
 	if (ch->key_known) {
@@ -234,8 +234,8 @@ void text_chain(FILE *f, const struct ld_model *m, uint32_t i)
 	uint32_t k;
 
 	fprintf(f, "chain %u", i);
-	if (ld_known(ch->kid) && ch->kid.v != i)
-		fprintf(f, " (kernel %lld)", (long long)ch->kid.v);
+	if (ch->kid != LD_NONE && ch->kid != i)
+		fprintf(f, " (kernel %u)", ch->kid);
 	fprintf(f, " [%s]:", irq_ctx_word(ch->irq_context));
 	for (k = 0; k < ch->depth; k++) {
 		uint32_t c = m->chain_locks[ch->first + k];

@@ -115,13 +115,14 @@ struct ld_class {
 	uint32_t name_next; /* name hash chain */
 };
 
+/* 16 bytes: a full graph has a quarter of a million */
 struct ld_dep {
 	uint32_t from, to; /* class ids */
-	int32_t distance; /* 0: unknown */
-	uint8_t type; /* LD_DEP_* bits */
-	bool type_known;
 	uint32_t trace; /* trace index; LD_NONE: none/unknown */
-	bool trace_known; /* false: source has no traces */
+	uint16_t distance; /* 0: unknown (the kernel's is a u16 too) */
+	uint8_t type; /* LD_DEP_* bits */
+	bool type_known : 1;
+	bool trace_known : 1; /* false: source has no traces */
 };
 
 /* The kernel's mask: LOCK_CHAIN_SOFTIRQ_CONTEXT 1, _HARDIRQ_CONTEXT 2 */
@@ -132,15 +133,27 @@ enum ld_irq_ctx {
 };
 const char *ld_irq_ctx_str(unsigned int ctx); /* kernel's spelling */
 
+/* 24 bytes: a full graph has a quarter of a million */
 struct ld_chain {
-	struct ld_num kid; /* index in lock_chains[] (export) */
 	uint64_t key; /* chain_key */
-	bool key_known;
-	uint8_t irq_context;
-	bool read_known;
+	uint32_t kid; /* index in lock_chains[] (export), LD_NONE: unknown */
 	uint32_t depth; /* elements in this chain */
 	uint32_t first; /* index into chain_locks[] */
+	uint8_t irq_context;
+	bool key_known;
+	bool read_known;
 };
+
+static inline struct ld_num ld_chain_kid(const struct ld_chain *ch)
+{
+	struct ld_num n = { 0 };
+
+	if (ch->kid != LD_NONE) {
+		n.v = ch->kid;
+		n.src = LD_SRC_EXPORT;
+	}
+	return n;
+}
 
 struct ld_trace {
 	struct ld_num kid; /* offset in stack_trace[] */

@@ -481,7 +481,7 @@ static int parse_deps(struct ld_model *m, const struct ld_section *s,
 		NEED_NUM("to", "class id", x);
 		dep.to = ld_map_get(ids, x);
 		NEED_NUM("distance", "distance", x);
-		if (!x || x > INT32_MAX)
+		if (!x || x > UINT16_MAX)
 			BAD_FIELD("distance");
 		dep.distance = x;
 		NEED_TOK("type");
@@ -600,8 +600,9 @@ static int parse_chains(struct ld_model *m, const struct ld_section *s,
 		ch = &m->chains[m->nr_chains];
 		memset(ch, 0, sizeof(*ch));
 		NEED_NUM("id", "chain id", x);
-		ch->kid.v = x;
-		ch->kid.src = LD_SRC_EXPORT;
+		if (x >= LD_NONE)
+			BAD_FIELD("chain id");
+		ch->kid = x;
 		NEED_TOK("key");
 		if (!ld_tok_hex(ts, tl, &ch->key))
 			BAD_FIELD("chain key");

@@ -562,6 +562,7 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 			ch = &out->chains[out->nr_chains++];
 			memset(ch, 0, sizeof(*ch));
 			ch->irq_context = i;
+			ch->kid = LD_NONE;
 			ch->first = out->nr_chain_locks;
 			continue;
 		}
