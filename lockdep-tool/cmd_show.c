@@ -77,9 +77,8 @@ static void show_text(struct ctx *ctx, uint32_t id)
 	if (c->base_is_key) {
 		fputs("no class name: the kernel prints its key's symbol\n", f);
 	} else {
-		fputc('"', f);
-		out_str(f, c->base);
-		fprintf(f, "\", version %lld, subclass %lld%s\n",
+		out_text_quoted(f, c->base.s, c->base.len);
+		fprintf(f, ", version %lld, subclass %lld%s\n",
 			(long long)c->name_version.v, (long long)c->subclass.v,
 			c->name_version.src == LD_SRC_DERIVED ?
 				" (split from the printed name)" :

@@ -243,7 +243,7 @@ void jw_doc_end(struct jw *w)
 	jw_obj_end(w);
 }
 
-void out_text(FILE *f, const char *s, size_t len)
+static void text(FILE *f, const char *s, size_t len, bool quoted)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
@@ -251,6 +251,11 @@ void out_text(FILE *f, const char *s, size_t len)
 	while (i < len) {
 		int n;
 
+		if (quoted && (p[i] == '"' || p[i] == '\\')) {
+			fputc('\\', f);
+			fputc(p[i++], f);
+			continue;
+		}
 		if (p[i] < 0x20 || p[i] == 0x7f) {
 			fprintf(f, "\\x%02x", p[i]);
 			i++;
@@ -266,6 +271,18 @@ void out_text(FILE *f, const char *s, size_t len)
 		fwrite(p + i, 1, n, f);
 		i += n;
 	}
+}
+
+void out_text(FILE *f, const char *s, size_t len)
+{
+	text(f, s, len, false);
+}
+
+void out_text_quoted(FILE *f, const char *s, size_t len)
+{
+	fputc('"', f);
+	text(f, s, len, true);
+	fputc('"', f);
 }
 
 size_t out_text_width(const char *s, size_t len)

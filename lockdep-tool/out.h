@@ -73,6 +73,8 @@ static inline void jw_kbool(struct jw *w, const char *k, bool v)
 
 /* Text: printable UTF-8 as is, anything else as \xHH. */
 void out_text(FILE *f, const char *s, size_t len);
+/* The same in double quotes, with '"' and '\\' behind a backslash. */
+void out_text_quoted(FILE *f, const char *s, size_t len);
 static inline void out_str(FILE *f, struct ld_str s)
 {
 	out_text(f, s.s, s.len);
