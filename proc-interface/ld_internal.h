@@ -91,6 +91,13 @@ static inline bool ld_lines_next(struct ld_lines *l, const char **line,
 	return true;
 }
 
+/*
+ * The parsers' fast paths for the usual lines of the big files are on;
+ * the tests and the fuzzers turn them off to check that the general paths
+ * give the same model for the same input (tests/model_cmp.h).
+ */
+extern bool ld_fast_paths;
+
 /* Monotonic milliseconds, for ld_phase(). */
 static inline double ld_now_ms(void)
 {

@@ -365,6 +365,68 @@ static int parse_dep_type(const char *s, size_t len, uint8_t *type)
 	return *type ? 0 : -1;
 }
 
+/*
+ * Fast paths for the big files' usual lines, on the raw text: they parse
+ * a whole line or nothing (returning NULL), and the caller then takes the
+ * general path for that line, which accepts exactly what they accept and
+ * says what is wrong with the rest.  They read at most FAST_SPAN bytes
+ * from the line's start, so the caller makes sure that many are left.
+ */
+#define FAST_SPAN 128
+
+/* 1..9 decimal digits, then @sep: short, so no overflow */
+static inline const char *fast_num(const char *p, char sep, uint32_t *v)
+{
+	uint32_t x = 0;
+	int n;
+
+	for (n = 0; n < 9 && ld_is_digit(p[n]); n++)
+		x = x * 10 + (p[n] - '0');
+	if (!n || p[n] != sep)
+		return NULL;
+	*v = x;
+	return p + n + 1;
+}
+
+/*
+ * "<id> <frame> <symbol>\n", the next frame of trace @id: the symbol
+ * (nothing to decode, no CR) in *sym.
+ */
+static inline const char *fast_frame(const char *p, const char *end,
+				     uint64_t id, uint32_t frame,
+				     struct ld_str *sym)
+{
+	const char *e;
+	uint32_t x;
+
+	if (!(p = fast_num(p, ' ', &x)) || x != id ||
+	    !(p = fast_num(p, ' ', &x)) || x != frame)
+		return NULL;
+	e = p;
+#ifdef __SSE2__
+	for (; end - e >= 16; e += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)e);
+		__m128i hit = _mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+				     _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+			_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')));
+		unsigned int mask = _mm_movemask_epi8(hit);
+
+		if (mask) {
+			e += __builtin_ctz(mask);
+			break;
+		}
+	}
+#endif
+	for (; e < end && *e != '\n' && *e != '\\' && *e != '\r'; e++)
+		;
+	if (e == p || e == end || *e != '\n')
+		return NULL;
+	sym->s = p;
+	sym->len = e - p;
+	return e + 1;
+}
+
 static int parse_traces(struct ld_model *m, const struct ld_section *s,
 			struct ld_map *tids, struct ex_file *fout,
 			struct ld_diag *d)
@@ -379,11 +441,32 @@ static int parse_traces(struct ld_model *m, const struct ld_section *s,
 	ret = ex_open(&f, s, "traces", d);
 	if (ret)
 		return ret;
-	while ((ret = ex_next(&f, &line, &len, m, d)) == 1) {
-		const char *p = line, *end = line + len;
+	for (;;) {
+		const char *p, *end, *next;
 		struct ld_trace *t;
 		uint64_t id, frame;
 		uint32_t old;
+
+		/* the usual line: the next frame of the same trace */
+		if (ld_fast_paths && !f.tail && m->nr_traces &&
+		    f.l.end - f.l.p >= FAST_SPAN &&
+		    (m->nr_frames < m->alloc_frames ||
+		     !ld_grow((void **)&m->frames, &m->alloc_frames,
+			      m->nr_frames, sizeof(*m->frames))) &&
+		    (next = fast_frame(f.l.p, f.l.end, last,
+				       m->traces[m->nr_traces - 1].nr,
+				       &m->frames[m->nr_frames]))) {
+			f.l.p = next;
+			f.l.lineno++;
+			m->nr_frames++;
+			m->traces[m->nr_traces - 1].nr++;
+			continue;
+		}
+		ret = ex_next(&f, &line, &len, m, d);
+		if (ret != 1)
+			break;
+		p = line;
+		end = line + len;
 
 		NEED_NUM("id", "trace id", id);
 		if (id != last) {
@@ -457,6 +540,32 @@ static uint32_t ref_class(const struct ld_map *ids, const char *ts, size_t tl,
 	return c;
 }
 
+/* "<from> <to> <distance> <SR|ER|SN|EN> <trace|->\n" */
+static inline const char *fast_dep(const char *p, uint32_t v[4],
+				   uint8_t *type)
+{
+	static const uint8_t types[2][2] = {
+		/* S, E x R, N */
+		{ LD_DEP_SR, LD_DEP_SN },
+		{ LD_DEP_ER, LD_DEP_EN },
+	};
+
+	if (!(p = fast_num(p, ' ', &v[0])) || !(p = fast_num(p, ' ', &v[1])) ||
+	    !(p = fast_num(p, ' ', &v[2])))
+		return NULL;
+	if ((p[0] != 'E' && p[0] != 'S') || (p[1] != 'R' && p[1] != 'N') ||
+	    p[2] != ' ')
+		return NULL;
+	*type = types[p[0] == 'E'][p[1] == 'N'];
+	p += 3;
+	if (p[0] == '-' && p[1] == '\n') {
+		v[3] = LD_NONE;
+		return p + 2;
+	}
+	p = fast_num(p, '\n', &v[3]);
+	return p && v[3] != LD_NONE ? p : NULL;
+}
+
 static int parse_deps(struct ld_model *m, const struct ld_section *s,
 		      const struct ld_map *ids, const struct ld_map *tids,
 		      bool have_traces, struct ex_file *fout, struct ld_diag *d)
@@ -471,11 +580,35 @@ static int parse_deps(struct ld_model *m, const struct ld_section *s,
 	ret = ex_open(&f, s, "deps", d);
 	if (ret)
 		return ret;
-	while ((ret = ex_next(&f, &line, &len, m, d)) == 1) {
-		const char *p = line, *end = line + len;
+	for (;;) {
+		const char *p, *end, *next;
 		struct ld_dep dep = { 0 };
+		uint32_t v[4];
 		uint64_t x;
 
+		dep.type_known = true;
+		dep.trace = LD_NONE;
+		dep.trace_known = have_traces;
+		if (ld_fast_paths && !f.tail && f.l.end - f.l.p >= FAST_SPAN &&
+		    (next = fast_dep(f.l.p, v, &dep.type)) && v[2] &&
+		    v[2] <= UINT16_MAX) {
+			f.l.p = next;
+			f.l.lineno++;
+			dep.from = ld_map_get(ids, v[0]);
+			dep.to = ld_map_get(ids, v[1]);
+			dep.distance = v[2];
+			if (v[3] != LD_NONE) {
+				dep.trace = ld_map_get(tids, v[3]);
+				if (dep.trace == LD_NONE && have_traces)
+					dangling++;
+			}
+			goto add;
+		}
+		ret = ex_next(&f, &line, &len, m, d);
+		if (ret != 1)
+			break;
+		p = line;
+		end = line + len;
 		NEED_NUM("from", "class id", x);
 		dep.from = ld_map_get(ids, x);
 		NEED_NUM("to", "class id", x);
@@ -487,9 +620,6 @@ static int parse_deps(struct ld_model *m, const struct ld_section *s,
 		NEED_TOK("type");
 		if (parse_dep_type(ts, tl, &dep.type))
 			BAD_FIELD("dependency type");
-		dep.type_known = true;
-		dep.trace = LD_NONE;
-		dep.trace_known = have_traces;
 		if (!num_tok(&p, end, &ts, &tl, &x)) {
 			NEED_TOK("trace");
 			if (!is_dash(ts, tl) && !ld_tok_u64(ts, tl, &x))
@@ -503,6 +633,7 @@ static int parse_deps(struct ld_model *m, const struct ld_section *s,
 		if (p != end)
 			return ld_diag(d, &f.l, "trailing text '%s'",
 				       ld_quote(p, end - p, q, sizeof(q)));
+add:
 		if (dep.from == LD_NONE || dep.to == LD_NONE) {
 			dangling++;
 			continue;
@@ -576,6 +707,60 @@ static int parse_usage(struct ld_model *m, const struct ld_section *s,
 	return 0;
 }
 
+/*
+ * "<id> 0x<key> <irq_context> <depth> <class>:<read>...\n" into *ch, its
+ * locks after m's (committed here, on success only).  Reads FAST_SPAN
+ * bytes for the fields before the locks, and checks before each lock.
+ */
+static inline const char *fast_chain(const char *p, const char *end,
+				     struct ld_model *m,
+				     const struct ld_map *ids,
+				     struct ld_chain *ch)
+{
+	uint32_t id, irq, depth = 0, i, x, c, unresolved = 0;
+	uint32_t base = m->nr_chain_locks;
+	const char *q;
+	int n;
+
+	if (!(p = fast_num(p, ' ', &id)) || p[0] != '0' || p[1] != 'x')
+		return NULL;
+	q = p + 2;
+	if (!ld_scan_hex(&q, q + 17, &ch->key) || *q != ' ')
+		return NULL;
+	if (!(p = fast_num(q + 1, ' ', &irq)) || irq > 3)
+		return NULL;
+	for (n = 0; n < 4 && ld_is_digit(p[n]); n++)
+		depth = depth * 10 + (p[n] - '0');
+	if (!n || depth > 1024 || p[n] != (depth ? ' ' : '\n'))
+		return NULL;
+	p += n + 1;
+	if (ld_grow((void **)&m->chain_locks, &m->alloc_chain_locks,
+		    base + depth, sizeof(uint32_t)) ||
+	    ld_grow((void **)&m->chain_reads, &m->alloc_chain_reads,
+		    base + depth, 1))
+		return NULL;
+	for (i = 0; i < depth; i++) {
+		if (end - p < 16 || !(p = fast_num(p, ':', &x)) ||
+		    p[0] < '0' || p[0] > '2' ||
+		    p[1] != (i + 1 < depth ? ' ' : '\n'))
+			return NULL;
+		c = ld_map_get(ids, x);
+		unresolved += c == LD_NONE;
+		m->chain_locks[base + i] = c;
+		m->chain_reads[base + i] = p[0] - '0';
+		p += 2;
+	}
+	ch->kid = id;
+	ch->key_known = true;
+	ch->irq_context = irq;
+	ch->depth = depth;
+	ch->first = base;
+	ch->read_known = true;
+	m->nr_chain_locks += depth;
+	m->nr_unresolved += unresolved;
+	return p;
+}
+
 static int parse_chains(struct ld_model *m, const struct ld_section *s,
 			const struct ld_map *ids, struct ex_file *fout,
 			struct ld_diag *d)
@@ -589,8 +774,8 @@ static int parse_chains(struct ld_model *m, const struct ld_section *s,
 	ret = ex_open(&f, s, "chains", d);
 	if (ret)
 		return ret;
-	while ((ret = ex_next(&f, &line, &len, m, d)) == 1) {
-		const char *p = line, *end = line + len;
+	for (;;) {
+		const char *p, *end, *next;
 		struct ld_chain *ch;
 		uint64_t x, depth, i;
 
@@ -599,6 +784,19 @@ static int parse_chains(struct ld_model *m, const struct ld_section *s,
 			return -ENOMEM;
 		ch = &m->chains[m->nr_chains];
 		memset(ch, 0, sizeof(*ch));
+		if (ld_fast_paths && !f.tail && f.l.end - f.l.p >= FAST_SPAN &&
+		    (next = fast_chain(f.l.p, f.l.end, m, ids, ch))) {
+			f.l.p = next;
+			f.l.lineno++;
+			m->nr_chains++;
+			continue;
+		}
+		memset(ch, 0, sizeof(*ch));
+		ret = ex_next(&f, &line, &len, m, d);
+		if (ret != 1)
+			break;
+		p = line;
+		end = line + len;
 		NEED_NUM("id", "chain id", x);
 		if (x >= LD_NONE)
 			BAD_FIELD("chain id");

@@ -417,7 +417,7 @@ bad_line:
 		const char *p, *next;
 		uint32_t to;
 
-		if (stop - l.p > 4 && !memcmp(l.p, " -> ", 4) &&
+		if (ld_fast_paths && stop - l.p > 4 && !memcmp(l.p, " -> ", 4) &&
 		    (to = fast_ref(&kt, l.p + 4, stop, &next)) != LD_NONE) {
 			l.p = next; /* the line was " -> [key] name" */
 			l.lineno++;
@@ -498,7 +498,9 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 		uint32_t c;
 
 		/* the usual lock line, taken without looking for its end */
-		c = ch ? fast_ref(cx->kt, l->p, l->end, &next) : LD_NONE;
+		c = ch && ld_fast_paths ?
+			    fast_ref(cx->kt, l->p, l->end, &next) :
+			    LD_NONE;
 		if (c != LD_NONE) {
 			l->p = next;
 			l->lineno++;

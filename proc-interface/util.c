@@ -79,6 +79,8 @@ struct ld_str ld_arena_str(struct ld_arena *a, const char *s, size_t len)
 	return r;
 }
 
+bool ld_fast_paths = true;
+
 int ld_grow(void **arr, uint32_t *alloc, uint32_t need, size_t size)
 {
 	uint32_t n = *alloc;

@@ -4,13 +4,16 @@
  *   proc_lockdep, proc_chains, proc_stats, lock_stat, export, snapshot.
  * Build: clang -fsanitize=fuzzer,address,undefined -DFUZZ_TARGET=\"x\"
  * (see lockdep-tool/Makefile).  A loaded model is also saved and searched
- * so that the code behind the parsers sees the fuzzed data too.
+ * so that the code behind the parsers sees the fuzzed data too, and every
+ * input is read a second time without the parsers' fast paths: the two
+ * must agree exactly (tests/model_cmp.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ld_internal.h"
+#include "tests/model_cmp.h"
 
 #ifndef FUZZ_TARGET
 #error "define FUZZ_TARGET"
@@ -40,17 +43,16 @@ static void exercise(struct ld_model *m)
 	free(buf);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int load(struct ld_model **mp, struct ld_diag *d, const uint8_t *data,
+		size_t size)
 {
 	const char *t = FUZZ_TARGET, *p = (const char *)data;
 	struct ld_input in[LD_EX_NR];
-	struct ld_model *m = NULL;
-	struct ld_diag d;
 	unsigned int n = 0;
 	int ret;
 
 	if (!strcmp(t, "snapshot")) {
-		ret = ld_load_snapshot_buf(&m, "fuzz", p, size, &d);
+		ret = ld_load_snapshot_buf(mp, "fuzz", p, size, d);
 	} else if (!strcmp(t, "export")) {
 		/* NUL separates classes, deps, traces, usage, chains, stats */
 		size_t off = 0;
@@ -66,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			n++;
 			off += l + 1;
 		}
-		ret = ld_load_buffers(&m, in, n, &d);
+		ret = ld_load_buffers(mp, in, n, d);
 	} else {
 		const char *name =
 			!strcmp(t, "proc_lockdep") ? "lockdep" :
@@ -79,12 +81,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						     base_lockdep,
 						     sizeof(base_lockdep) - 1 };
 		in[n++] = (struct ld_input){ name, NULL, p, size };
-		ret = ld_load_buffers(&m, in, n, &d);
+		ret = ld_load_buffers(mp, in, n, d);
 	}
+	return ret;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ld_model *m = NULL, *slow = NULL;
+	struct ld_diag d, ds;
+	int ret, rs;
+
+	ret = load(&m, &d, data, size);
 	if (!ret)
 		exercise(m);
 	else if (!d.msg[0])
 		abort(); /* every error must say what went wrong */
+	ld_fast_paths = false;
+	rs = load(&slow, &ds, data, size);
+	ld_fast_paths = true;
+	if (rs != ret || (ret && strcmp(d.msg, ds.msg)) ||
+	    (!ret && model_cmp(m, slow))) {
+		fprintf(stderr, "fast and general paths differ: %s\n",
+			ret != rs ? "result" : ret ? "message" :
+						     model_cmp(m, slow));
+		abort();
+	}
 	ld_model_free(m);
+	ld_model_free(slow);
 	return 0;
 }

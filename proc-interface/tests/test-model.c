@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ld_internal.h"
+#include "model_cmp.h"
 
 static const char *fixdir;
 static int failed_here;
@@ -527,6 +528,155 @@ static void test_export_edges(void)
 }
 
 /*
+ * The parsers' fast paths (ld_fast_paths) against their general paths:
+ * the same result, message or model, for the captured fixtures and for
+ * each odd line below, placed where a fast path looks at it (with more
+ * than FAST_SPAN bytes after it) and followed by ordinary lines.
+ */
+static void fast_vs_general(const char *what, const struct ld_input *in,
+			    unsigned int n)
+{
+	struct ld_model *a = NULL, *b = NULL;
+	struct ld_diag da, db;
+	const char *diff;
+	int ra, rb;
+
+	ra = ld_load_buffers(&a, in, n, &da);
+	ld_fast_paths = false;
+	rb = ld_load_buffers(&b, in, n, &db);
+	ld_fast_paths = true;
+	if (ra != rb || (ra && strcmp(da.msg, db.msg))) {
+		printf("# %s: fast: %d %s, general: %d %s\n", what, ra,
+		       ra ? da.msg : "", rb, rb ? db.msg : "");
+		failed_here = 1;
+	} else if (!ra && (diff = model_cmp(a, b))) {
+		printf("# %s: the models differ in %s\n", what, diff);
+		failed_here = 1;
+	}
+	ld_model_free(a);
+	ld_model_free(b);
+}
+
+static void fast_vs_general_dir(const char *sub)
+{
+	struct ld_model *a, *b;
+	const char *diff;
+	char path[4096];
+	struct ld_diag d;
+
+	snprintf(path, sizeof(path), "%s/%s", fixdir, sub);
+	if (ld_load_path(&a, path, &d)) {
+		printf("# load %s: %s\n", sub, d.msg);
+		failed_here = 1;
+		return;
+	}
+	ld_fast_paths = false;
+	if (ld_load_path(&b, path, &d)) {
+		printf("# load %s without fast paths: %s\n", sub, d.msg);
+		failed_here = 1;
+	} else if ((diff = model_cmp(a, b))) {
+		printf("# %s: the models differ in %s\n", sub, diff);
+		failed_here = 1;
+	}
+	ld_fast_paths = true;
+	ld_model_free(a);
+	ld_model_free(b);
+}
+
+static void test_fast_paths(void)
+{
+	static const char *const odd_deps[] = {
+		"00 01 001 EN 0016\n",	"0 1 1 SR|EN 16\n",
+		"0 1 70000 EN 16\n",	"0 1 65535 ER 16\n",
+		"0 1 0 EN 16\n",		"0 1 1 EN -\n",
+		"0 1 1 EN 16\r\n",	"0 1 1 EN 1234567890\n",
+		"0 1 1 EN 99\n",		"9 1 1 EN 16\n",
+		"0 1 1 XN 16\n",		"0 1 1 EN 16 \n",
+		"0  1 1 EN 16\n",		"0 1 1 EN\n",
+		"0 1 1 EN 16",
+	};
+	static const char *const odd_chains[] = {
+		"7 0x1 0 0\n",		"7 0xffffffffffffffff 3 2 0:0 1:2\n",
+		"7 0x10 0 2 0:0 1:3\n",	"7 0x10 0 1 0:0 \n",
+		"7 0X10 0 1 0:0\n",	"7 0x10 4 1 0:0\n",
+		"7 0x10 0 2 0:0\n",	"7 0x10 0 1 0:0 1:0\n",
+		"7 0x10 0 1 9:0\n",	"7 0x10 0 1 0:0\r\n",
+		"7 0x 0 1 0:0\n",		"7 0x10000000000000000 0 1 0:0\n",
+		"4294967295 0x10 0 1 0:0\n", "7 0x10 0 1025 0:0\n",
+		"7 0x10 0 01 00:0\n",	"7 0x10 0 1 0:0",
+	};
+	static const char *const odd_traces[] = {
+		"16 1 f+0x1/0x2\n",	"16 1 a\\x41b\n",
+		"16 1 a\\qb\n",		"16 1 \n",
+		"16 2 f\n",		"16 1 f\r\n",
+		"32 1 f\n",		"016 1 f\n",
+		"16 01 f\n",		"16 1 f",
+	};
+	static const char classes[] =
+		"# lockdep classes 1 generation 1\n#\n"
+		"0 k0 1 0 0x0 - 0 0 0 - 0 0 a\n"
+		"1 k1 1 0 0x0 - 0 0 0 - 0 0 b\n"
+		"# end generation 1\n";
+	unsigned int i, k;
+
+	fast_vs_general_dir("stock-6.12.118-workload");
+	fast_vs_general_dir("export-6.12.118-workload");
+	fast_vs_general_dir("handmade/prove");
+	for (k = 0; k < 3; k++) {
+		const char *const *odd = k == 0 ? odd_deps :
+					 k == 1 ? odd_chains :
+						  odd_traces;
+		unsigned int nr = k == 0 ? ARRAY_SIZE(odd_deps) :
+				  k == 1 ? ARRAY_SIZE(odd_chains) :
+					   ARRAY_SIZE(odd_traces);
+
+		for (i = 0; i < nr; i++) {
+			struct ld_input in[3];
+			char body[4096], what[160];
+			int o = 0, j;
+
+			/* header, an ordinary line, the odd one, 20 more */
+			o += sprintf(body + o, "# lockdep %s 1 generation 1\n#\n",
+				     k == 0 ? "deps" :
+				     k == 1 ? "chains" :
+					      "traces");
+			for (j = 0; j < 22; j++) {
+				if (j == 1)
+					o += sprintf(body + o, "%s", odd[i]);
+				else if (k == 0)
+					o += sprintf(body + o, "0 1 1 EN 16\n");
+				else if (k == 1)
+					o += sprintf(body + o,
+						     "7 0x10 1 2 0:0 1:1\n");
+				else /* frame j of trace 16 */
+					o += sprintf(body + o,
+						     "16 %d f+0x1/0x2\n", j);
+				/* an unterminated odd line ends the file */
+				if (j == 1 && !strchr(odd[i], '\n'))
+					break;
+			}
+			if (strchr(odd[i], '\n'))
+				o += sprintf(body + o, "# end generation 1\n");
+			in[0] = (struct ld_input){ "lockdep/classes", NULL,
+						   classes, strlen(classes) };
+			in[1] = (struct ld_input){ "lockdep/traces", NULL,
+						   "# lockdep traces 1 generation 1\n#\n16 0 f\n# end generation 1\n",
+						   0 };
+			in[1].len = strlen(in[1].data);
+			in[k == 2 ? 1 : 2] = (struct ld_input){
+				k == 0 ? "lockdep/deps" :
+				k == 1 ? "lockdep/chains" :
+					 "lockdep/traces",
+				NULL, body, (size_t)o
+			};
+			snprintf(what, sizeof(what), "odd line %u.%u", k, i);
+			fast_vs_general(what, in, k == 2 ? 2 : 3);
+		}
+	}
+	report("fast_paths_agree_with_general_paths");
+}
+
+/*
  * A random export whose types let the kernel's BFS prune (recursive
  * reads), with repeated entries, and with a cycle when @cycle: what
  * ld_fd_bd_all() computes at once must be what one BFS per class gives.
@@ -700,6 +850,7 @@ int main(int argc, char **argv)
 	test_weird_names();
 	test_lockstat_ambiguities();
 	test_export_edges();
+	test_fast_paths();
 	test_fd_bd_all();
 	test_snapshot();
 	test_lookup();

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model_cmp.h - for the tests and the fuzzers: do two models read from
+ * the same input hold the same thing?  Used to check the parsers' fast
+ * paths (ld_fast_paths) against their general paths.
+ */
+#ifndef MODEL_CMP_H
+#define MODEL_CMP_H
+
+#include <string.h>
+
+#include "ld_internal.h"
+
+static inline int mc_str(struct ld_str a, struct ld_str b)
+{
+	return a.len != b.len || (a.len && memcmp(a.s, b.s, a.len));
+}
+
+/* NULL when the same, else what differs first */
+static inline const char *model_cmp(const struct ld_model *a,
+				    const struct ld_model *b)
+{
+	uint32_t i;
+
+	if (a->nr_classes != b->nr_classes)
+		return "number of classes";
+	for (i = 0; i < a->nr_classes; i++)
+		if (mc_str(a->classes[i].name, b->classes[i].name) ||
+		    a->classes[i].usage != b->classes[i].usage ||
+		    memcmp(a->classes[i].usage_trace, b->classes[i].usage_trace,
+			   sizeof(a->classes[i].usage_trace)))
+			return "a class";
+	if (a->nr_deps != b->nr_deps)
+		return "number of dependencies";
+	for (i = 0; i < a->nr_deps; i++) {
+		const struct ld_dep *x = &a->deps[i], *y = &b->deps[i];
+
+		if (x->from != y->from || x->to != y->to ||
+		    x->trace != y->trace || x->distance != y->distance ||
+		    x->type != y->type || x->type_known != y->type_known ||
+		    x->trace_known != y->trace_known)
+			return "a dependency";
+	}
+	if (a->nr_chains != b->nr_chains ||
+	    a->nr_chain_locks != b->nr_chain_locks)
+		return "number of chains or chain locks";
+	for (i = 0; i < a->nr_chains; i++) {
+		const struct ld_chain *x = &a->chains[i], *y = &b->chains[i];
+
+		if (x->key != y->key || x->kid != y->kid ||
+		    x->depth != y->depth || x->first != y->first ||
+		    x->irq_context != y->irq_context ||
+		    x->key_known != y->key_known ||
+		    x->read_known != y->read_known)
+			return "a chain";
+	}
+	if (a->nr_chain_locks &&
+	    memcmp(a->chain_locks, b->chain_locks,
+		   a->nr_chain_locks * sizeof(uint32_t)))
+		return "chain locks";
+	if (!a->chain_reads != !b->chain_reads ||
+	    (a->chain_reads && a->nr_chain_locks &&
+	     memcmp(a->chain_reads, b->chain_reads, a->nr_chain_locks)))
+		return "chain read states";
+	if (!a->cc_off != !b->cc_off ||
+	    (a->cc_off &&
+	     (memcmp(a->cc_off, b->cc_off,
+		     (a->nr_classes + 1) * sizeof(uint32_t)) ||
+	      memcmp(a->cc, b->cc,
+		     a->cc_off[a->nr_classes] * sizeof(uint32_t)))))
+		return "chain index";
+	if (a->nr_traces != b->nr_traces || a->nr_frames != b->nr_frames)
+		return "number of traces or frames";
+	for (i = 0; i < a->nr_traces; i++)
+		if (a->traces[i].kid.v != b->traces[i].kid.v ||
+		    a->traces[i].first != b->traces[i].first ||
+		    a->traces[i].nr != b->traces[i].nr)
+			return "a trace";
+	for (i = 0; i < a->nr_frames; i++)
+		if (mc_str(a->frames[i], b->frames[i]))
+			return "a frame";
+	if (a->nr_unresolved != b->nr_unresolved || a->partial != b->partial ||
+	    a->consistent != b->consistent ||
+	    memcmp(&a->have, &b->have, sizeof(a->have)))
+		return "the summary";
+	if (a->nr_warnings != b->nr_warnings)
+		return "number of warnings";
+	for (i = 0; i < a->nr_warnings; i++)
+		if (strcmp(a->warnings[i], b->warnings[i]))
+			return "a warning";
+	return NULL;
+}
+
+#endif /* MODEL_CMP_H */
