@@ -408,10 +408,9 @@ static inline uint64_t ld_dep_key(uint32_t from, uint32_t to)
 uint32_t ld_hash_bytes(const char *s, size_t len);
 
 /* Parsers: each fills the model from one file */
-int ld_parse_proc_lockdep(struct ld_model *m, const struct ld_section *s,
-			  struct ld_diag *d);
-int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
-			 struct ld_diag *d);
+/* /proc/lockdep and, when @chains, /proc/lockdep_chains: they share keys */
+int ld_parse_proc(struct ld_model *m, const struct ld_section *lockdep,
+		  const struct ld_section *chains, struct ld_diag *d);
 int ld_parse_proc_stats(struct ld_model *m, const struct ld_section *s,
 			struct ld_diag *d);
 int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,

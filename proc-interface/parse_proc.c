@@ -201,19 +201,23 @@ static int build_key_map(struct ld_model *m, struct ld_map *keys)
 }
 
 /*
- * Two passes: the first reads the classes and checks every line, the
- * second resolves the dependencies, now that every class is known, in file
- * order.  Cheaper than keeping a list of pending references: the lines are
- * short and the second pass finds them in the cache.
+ * /proc/lockdep in two passes: the first reads the classes and checks
+ * every line, the second resolves the dependencies, now that every class
+ * is known, in file order.  Cheaper than keeping a list of pending
+ * references: the lines are short.  What the first leaves the second:
  */
-int ld_parse_proc_lockdep(struct ld_model *m, const struct ld_section *s,
-			  struct ld_diag *d)
+struct pass1 {
+	uint32_t first; /* the first class it added */
+	uint32_t nr_refs; /* " -> " lines */
+	const char *stop; /* where a cut file's last whole line ends */
+};
+
+static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
+			   struct pass1 *p1, struct ld_diag *d)
 {
 	uint32_t nr_refs = 0, cur = LD_NONE, first = m->nr_classes, i;
 	int have_ops = -1, have_prove = -1, ret = 0;
 	struct ld_lines l;
-	struct ld_map keys = { 0 };
-	struct key_text kt = { 0 };
 	const char *line, *stop = s->data + s->len;
 	size_t len;
 	char q[LD_QBUF];
@@ -395,21 +399,29 @@ bad_line:
 		m->have.deps = true;
 	}
 
-	/* Pass 2: resolve targets now that every class is known. */
-	ld_name_hash_build(m);
-	ret = build_key_map(m, &keys);
-	if (!ret)
-		ret = key_text_build(&kt, m, &keys);
-	if (ret)
-		goto out;
+	p1->first = first;
+	p1->nr_refs = nr_refs;
+	p1->stop = stop;
+out:
+	return ret;
+}
+
+/* Pass 2: resolve targets now that every class is known. */
+static int lockdep_deps(struct ld_model *m, const struct ld_section *s,
+			const struct pass1 *p1, const struct ld_map *keys,
+			const struct key_text *kt)
+{
+	uint32_t nr_refs = p1->nr_refs, cur, i;
+	const char *line, *stop = p1->stop;
+	struct ld_lines l;
+	size_t len;
+
 	if (nr_refs && ld_grow((void **)&m->deps, &m->alloc_deps,
-			       m->nr_deps + nr_refs, sizeof(*m->deps))) {
-		ret = -ENOMEM;
-		goto out;
-	}
+			       m->nr_deps + nr_refs, sizeof(*m->deps)))
+		return -ENOMEM;
 	ld_lines_init(&l, s->origin, s->base_line, s->data, s->len);
 	ld_lines_next(&l, &line, &len); /* "all lock classes:" */
-	cur = first;
+	cur = p1->first;
 	i = 0;
 	while (i < nr_refs) {
 		struct ld_dep *dep;
@@ -418,7 +430,7 @@ bad_line:
 		uint32_t to;
 
 		if (ld_fast_paths && stop - l.p > 4 && !memcmp(l.p, " -> ", 4) &&
-		    (to = fast_ref(&kt, l.p + 4, stop, &next)) != LD_NONE) {
+		    (to = fast_ref(kt, l.p + 4, stop, &next)) != LD_NONE) {
 			l.p = next; /* the line was " -> [key] name" */
 			l.lineno++;
 		} else {
@@ -436,7 +448,7 @@ bad_line:
 				     &r.key_known);
 			r.name = p + 2;
 			r.len = line + len - (p + 2);
-			to = resolve_ref(m, &keys, &r);
+			to = resolve_ref(m, keys, &r);
 		}
 		i++;
 		if (to == LD_NONE) {
@@ -454,10 +466,7 @@ bad_line:
 		ld_warn(m,
 			"%s: %u dependencies name classes that are not listed (the file changed while it was read?)",
 			s->origin, m->nr_unresolved);
-out:
-	key_text_free(&kt);
-	ld_map_free(&keys);
-	return ret;
+	return 0;
 }
 
 static inline int add_chain_lock(struct ld_model *m, struct ld_chain *ch,
@@ -576,14 +585,7 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 	return 0;
 }
 
-/*
- * A big file is parsed in two halves at once, the second in another
- * thread, split where a chain starts after a blank line: there the
- * parser's state is the same whichever line came before.  The second
- * half's chains are appended to the first's.  Should it have anything to
- * say (an error, a cut last line: messages with line numbers), it is
- * parsed again after the first, as if there had been no split.
- */
+/* A chains file this big is shared with a second thread (ld_parse_proc) */
 #define CHAIN_SPLIT_MIN (4u << 20)
 
 struct chain_half {
@@ -623,46 +625,73 @@ static int chain_append(struct ld_model *m, const struct ld_model *t)
 	return 0;
 }
 
-int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
-			 struct ld_diag *d)
+/*
+ * /proc/lockdep, then /proc/lockdep_chains (@cs, may be NULL): both name
+ * classes by key and name, resolved against one table.  Once the classes
+ * are read, the dependencies and the chains are resolved at once by two
+ * threads: this one takes the dependencies and the chains up to a split,
+ * a second one the chains after it, into a model of its own; the split is
+ * where a chain starts after a blank line (there the parser's state is
+ * the same whichever line came before), placed so that both threads have
+ * about as many bytes to read.  The second part's chains are then
+ * appended to the first's.  Should it have anything to say (an error, a
+ * cut last line: messages with line numbers), it is parsed again after
+ * the first, as if there had been no split.
+ */
+int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
+		  const struct ld_section *cs, struct ld_diag *d)
 {
 	struct ld_map keys = { 0 };
 	struct key_text kt = { 0 };
 	struct chain_ctx cx = { m, &keys, &kt };
 	struct chain_half h = { &cx, NULL };
+	struct pass1 p1 = { 0 };
 	struct ld_lines l;
 	const char *line, *split = NULL;
 	uint32_t unresolved = 0;
+	double t = ld_now_ms();
 	pthread_t th;
 	size_t len;
 	char q[LD_QBUF];
 	int ret;
 
-	ld_lines_init(&l, s->origin, s->base_line, s->data, s->len);
-	if (!ld_lines_next(&l, &line, &len))
-		return ld_diag(d, &l,
-			       "empty file, expected 'all lock chains:'");
-	if (len == 28 && !memcmp(line, "(buggered) all lock chains:", 28)) {
-		m->chains_buggered = true;
-	} else if (len != 16 || memcmp(line, "all lock chains:", 16)) {
-		return ld_diag(d, &l, "expected 'all lock chains:', got '%s'",
-			       ld_quote(line, len, q, sizeof(q)));
-	}
+	ret = lockdep_classes(m, ls, &p1, d);
+	if (ret)
+		return ret;
+	t = ld_phase(m, "lockdep classes", t);
+	ld_name_hash_build(m);
 	ret = build_key_map(m, &keys);
 	if (!ret)
 		ret = key_text_build(&kt, m, &keys);
 	if (ret)
 		goto out;
-
-	if (s->len >= CHAIN_SPLIT_MIN && l.p < l.end) {
-		const char *mid = l.p + (l.end - l.p) / 2;
+	if (cs) {
+		ld_lines_init(&l, cs->origin, cs->base_line, cs->data, cs->len);
+		if (!ld_lines_next(&l, &line, &len)) {
+			ret = ld_diag(d, &l,
+				      "empty file, expected 'all lock chains:'");
+			goto out;
+		}
+		if (len == 28 &&
+		    !memcmp(line, "(buggered) all lock chains:", 28)) {
+			m->chains_buggered = true;
+		} else if (len != 16 || memcmp(line, "all lock chains:", 16)) {
+			ret = ld_diag(d, &l,
+				      "expected 'all lock chains:', got '%s'",
+				      ld_quote(line, len, q, sizeof(q)));
+			goto out;
+		}
+	}
+	if (cs && cs->len >= CHAIN_SPLIT_MIN && l.p < l.end) {
+		size_t half = ((size_t)(l.end - l.p) + ls->len) / 2;
+		const char *mid = l.p + (half > ls->len ? half - ls->len : 0);
 
 		split = memmem(mid, l.end - mid, "\n\nirq_context: ", 15);
 		h.t = split ? ld_model_new() : NULL;
 	}
 	if (h.t) {
 		split += 2;
-		ld_lines_init(&h.l, s->origin, 0, split, l.end - split);
+		ld_lines_init(&h.l, cs->origin, 0, split, l.end - split);
 		if (pthread_create(&th, NULL, chain_half_run, &h)) {
 			ld_model_free(h.t);
 			h.t = NULL;
@@ -670,10 +699,12 @@ int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
 			l.end = split;
 		}
 	}
-	ret = chain_lines(&cx, m, &l, &unresolved, d);
+	ret = lockdep_deps(m, ls, &p1, &keys, &kt);
+	if (!ret && cs)
+		ret = chain_lines(&cx, m, &l, &unresolved, d);
 	if (h.t) {
 		pthread_join(th, NULL);
-		l.end = s->data + s->len;
+		l.end = cs->data + cs->len;
 		if (!ret && !h.ret && !h.t->partial && !h.t->nr_warnings) {
 			ret = chain_append(m, h.t);
 			unresolved += h.unresolved;
@@ -684,13 +715,16 @@ int ld_parse_proc_chains(struct ld_model *m, const struct ld_section *s,
 	}
 	if (ret)
 		goto out;
-	m->have.chains = true;
-	if (unresolved) {
-		m->nr_unresolved += unresolved;
-		ld_warn(m,
-			"%s: %u chain entries name classes that are not listed in the class list",
-			s->origin, unresolved);
+	if (cs) {
+		m->have.chains = true;
+		if (unresolved) {
+			m->nr_unresolved += unresolved;
+			ld_warn(m,
+				"%s: %u chain entries name classes that are not listed in the class list",
+				cs->origin, unresolved);
+		}
 	}
+	ld_phase(m, cs ? "lockdep deps and chains" : "lockdep deps", t);
 out:
 	key_text_free(&kt);
 	ld_map_free(&keys);

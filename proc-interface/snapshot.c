@@ -233,19 +233,15 @@ static int build(struct ld_model *m, struct ld_diag *d)
 		t = ld_now_ms();
 		export = true;
 	} else if ((s = find_section(m, "lockdep"))) {
-		ret = ld_parse_proc_lockdep(m, s, d);
+		struct ld_section *cs = find_section(m, "lockdep_chains");
+
+		ret = ld_parse_proc(m, s, cs, d);
 		if (ret)
 			return ret;
 		s->used = true;
-		t = ld_phase(m, "lockdep", t);
-		s = find_section(m, "lockdep_chains");
-		if (s) {
-			ret = ld_parse_proc_chains(m, s, d);
-			if (ret)
-				return ret;
-			s->used = true;
-			t = ld_phase(m, "lockdep_chains", t);
-		}
+		if (cs)
+			cs->used = true;
+		t = ld_now_ms();
 	} else {
 		for (i = 1; i < LD_EX_NR; i++)
 			if (ex[i])
