@@ -337,6 +337,8 @@ int ld_model_finish(struct ld_model *m, struct ld_diag *d);
 /* The indexes ld_model_finish() builds unless a parser already did. */
 int ld_index_deps(struct ld_model *m);
 int ld_index_chains(struct ld_model *m, uint32_t nr_classes);
+/* ... the chain index in a second thread, from now until the finish */
+void ld_index_chains_start(struct ld_model *m);
 
 /*
  * The base name classes are grouped by across snapshots (merge.h): the

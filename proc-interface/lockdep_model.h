@@ -311,6 +311,7 @@ struct ld_model {
 	struct ld_part *parts;
 	uint32_t nr_parts;
 	double load_start; /* ld_now_ms() when the model was made */
+	struct ld_index_job *index_job; /* the chain index, being built */
 	struct ld_phase phases[LD_MAX_PHASES];
 	uint32_t nr_phases;
 };

@@ -152,12 +152,15 @@ struct ld_model *ld_model_new(void)
 	return m;
 }
 
+static int index_chains_join(struct ld_model *m);
+
 void ld_model_free(struct ld_model *m)
 {
 	uint32_t i;
 
 	if (!m)
 		return;
+	index_chains_join(m); /* not while a thread reads it */
 	free(m->classes);
 	free(m->deps);
 	free(m->out_off);
@@ -1261,35 +1264,70 @@ out:
 	return ret;
 }
 
-struct chain_index_job {
+/* The chain index being built by a second thread (ld_index_chains_start) */
+struct ld_index_job {
 	struct ld_model *m;
+	pthread_t th;
 	int ret;
 };
 
 static void *chain_index_run(void *arg)
 {
-	struct chain_index_job *j = arg;
+	struct ld_index_job *j = arg;
 
 	j->ret = ld_index_chains(j->m, j->m->nr_classes);
 	return NULL;
 }
 
 /*
- * The chain index reads only the chains and writes only cc_off/cc: it is
- * built in a second thread (when one can be started) while this one
- * builds the rest.
+ * The chain index reads only the chains and writes only cc_off/cc: once
+ * the chains and the classes are read, a second thread can build it while
+ * this one parses the rest (lock_stat) and builds the other indexes.
+ * Nothing when it is small, already built, or no thread can be started:
+ * ld_model_finish() then builds it.
  */
+void ld_index_chains_start(struct ld_model *m)
+{
+	struct ld_index_job *j;
+
+	if (m->index_job || m->cc_off || m->nr_chain_locks < 65536)
+		return;
+	j = malloc(sizeof(*j));
+	if (!j)
+		return;
+	j->m = m;
+	j->ret = 0;
+	if (pthread_create(&j->th, NULL, chain_index_run, j)) {
+		free(j);
+		return;
+	}
+	m->index_job = j;
+}
+
+/* Wait for ld_index_chains_start()'s thread; its result */
+static int index_chains_join(struct ld_model *m)
+{
+	struct ld_index_job *j = m->index_job;
+	int ret;
+
+	if (!j)
+		return 0;
+	pthread_join(j->th, NULL);
+	ret = j->ret;
+	free(j);
+	m->index_job = NULL;
+	return ret;
+}
+
 int ld_model_finish(struct ld_model *m, struct ld_diag *d)
 {
-	struct chain_index_job job = { m, 0 };
 	bool threaded;
 	double t = ld_now_ms();
-	pthread_t th;
-	int ret = 0;
+	int ret = 0, iret;
 
 	/* a parser may have built these already, in time it had spare */
-	threaded = !m->cc_off && m->nr_chain_locks >= 65536 &&
-		   !pthread_create(&th, NULL, chain_index_run, &job);
+	ld_index_chains_start(m);
+	threaded = m->index_job != NULL;
 	if (!m->out_off) {
 		ret = ld_index_deps(m);
 		t = ld_phase(m, "adjacency", t);
@@ -1303,14 +1341,16 @@ int ld_model_finish(struct ld_model *m, struct ld_diag *d)
 		ret = join_lockstat(m);
 	t = ld_phase(m, "lock_stat join", t);
 	if (threaded) {
-		pthread_join(th, NULL);
+		iret = index_chains_join(m);
 		ld_phase(m, "chain index (wait)", t);
 	} else if (!m->cc_off) {
-		chain_index_run(&job);
+		iret = ld_index_chains(m, m->nr_classes);
 		ld_phase(m, "chain index", t);
+	} else {
+		iret = 0;
 	}
 	if (!ret)
-		ret = job.ret;
+		ret = iret;
 	if (ret == -ENOMEM)
 		ld_diagf(d, "out of memory");
 	return ret;

@@ -263,6 +263,8 @@ static int build(struct ld_model *m, struct ld_diag *d)
 				m->origin ? m->origin : "input");
 		/* counters or lock_stat alone: classes stay unknown */
 	}
+	/* the chains are complete: their index is built while the rest is read */
+	ld_index_chains_start(m);
 	if (!(export && ex[LD_EX_STATS])) {
 		s = find_section(m, "lockdep_stats");
 		if (s) {
