@@ -97,6 +97,8 @@ static inline bool ld_lines_next(struct ld_lines *l, const char **line,
  * give the same model for the same input (tests/model_cmp.h).
  */
 extern bool ld_fast_paths;
+/* ... and the second threads, to compare with one thread doing it all */
+extern bool ld_parallel;
 
 /* Monotonic milliseconds, for ld_phase(). */
 static inline double ld_now_ms(void)

@@ -248,6 +248,8 @@ struct ld_have {
 /*
  * Where the load's time went, phase by phase, in the order they ended
  * (for LOCKDEP_TOOL_TIMING and the benchmarks; costs a clock read each).
+ * The first LD_MAX_PHASES only: a union records its own merging, not
+ * the loads of the snapshots it was made of.
  */
 #define LD_MAX_PHASES 24
 struct ld_phase {

@@ -489,6 +489,11 @@ int ld_index_deps(struct ld_model *m)
 	pos = malloc((n + 1) * sizeof(uint32_t));
 	if (!m->out_off || !m->in_off || !m->out || !m->in || !pos) {
 		free(pos);
+		free(m->out_off);
+		free(m->in_off);
+		free(m->out);
+		free(m->in);
+		m->out_off = m->in_off = m->out = m->in = NULL;
 		return -ENOMEM;
 	}
 	for (i = 0; i < m->nr_deps; i++) {
@@ -1290,7 +1295,8 @@ void ld_index_chains_start(struct ld_model *m)
 {
 	struct ld_index_job *j;
 
-	if (m->index_job || m->cc_off || m->nr_chain_locks < 65536)
+	if (!ld_parallel || m->index_job || m->cc_off ||
+	    m->nr_chain_locks < 65536)
 		return;
 	j = malloc(sizeof(*j));
 	if (!j)

@@ -943,7 +943,7 @@ static int chains_start(struct chains_job *j, struct ld_model *m,
 	if (!j->t)
 		return -ENOMEM;
 	/* small files are not worth a thread */
-	j->threaded = j->t != m && s->len >= (1u << 20);
+	j->threaded = ld_parallel && j->t != m && s->len >= (1u << 20);
 	if (j->threaded && pthread_create(&j->th, NULL, chains_run, j))
 		j->threaded = false;
 	return 0;

@@ -660,7 +660,7 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 		return ret;
 	t = ld_phase(m, "lockdep classes", t);
 	ld_name_hash_build(m);
-	ret = build_key_map(m, &keys);
+	ret = m->name_hash ? build_key_map(m, &keys) : -ENOMEM;
 	if (!ret)
 		ret = key_text_build(&kt, m, &keys);
 	if (ret)
@@ -682,7 +682,7 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 			goto out;
 		}
 	}
-	if (cs && cs->len >= CHAIN_SPLIT_MIN && l.p < l.end) {
+	if (ld_parallel && cs && cs->len >= CHAIN_SPLIT_MIN && l.p < l.end) {
 		size_t half = ((size_t)(l.end - l.p) + ls->len) / 2;
 		const char *mid = l.p + (half > ls->len ? half - ls->len : 0);
 

@@ -80,6 +80,7 @@ struct ld_str ld_arena_str(struct ld_arena *a, const char *s, size_t len)
 }
 
 bool ld_fast_paths = true;
+bool ld_parallel = true;
 
 int ld_grow(void **arr, uint32_t *alloc, uint32_t need, size_t size)
 {

@@ -41,7 +41,11 @@ sane() {
 }
 
 # --- 1. unit tests of the library -------------------------------------------
-"$UNIT" "$FIX" > "$WORK/unit.log" 2> "$WORK/unit.err"
+# and a generated snapshot big enough for the parsers' second threads
+if ! "$GEN" "$WORK/gen" 1024 20000 100000 > "$WORK/gen.log" 2>&1; then
+	fail unit_generate_snapshot "$(head -c 500 "$WORK/gen.log")"
+fi
+"$UNIT" "$FIX" "$WORK/gen" > "$WORK/unit.log" 2> "$WORK/unit.err"
 rc=$?
 while IFS= read -r line; do
 	case $line in

@@ -2,7 +2,8 @@
 /*
  * model_cmp.h - for the tests and the fuzzers: do two models read from
  * the same input hold the same thing?  Used to check the parsers' fast
- * paths (ld_fast_paths) against their general paths.
+ * paths (ld_fast_paths) against their general paths, and their threads
+ * (ld_parallel) against one thread.
  */
 #ifndef MODEL_CMP_H
 #define MODEL_CMP_H
@@ -62,6 +63,16 @@ static inline const char *model_cmp(const struct ld_model *a,
 	    (a->chain_reads && a->nr_chain_locks &&
 	     memcmp(a->chain_reads, b->chain_reads, a->nr_chain_locks)))
 		return "chain read states";
+	if (!a->out_off != !b->out_off ||
+	    (a->out_off &&
+	     (memcmp(a->out_off, b->out_off,
+		     (a->nr_classes + 1) * sizeof(uint32_t)) ||
+	      memcmp(a->in_off, b->in_off,
+		     (a->nr_classes + 1) * sizeof(uint32_t)) ||
+	      (a->nr_deps &&
+	       (memcmp(a->out, b->out, a->nr_deps * sizeof(uint32_t)) ||
+		memcmp(a->in, b->in, a->nr_deps * sizeof(uint32_t)))))))
+		return "dependency index";
 	if (!a->cc_off != !b->cc_off ||
 	    (a->cc_off &&
 	     (memcmp(a->cc_off, b->cc_off,

@@ -5,12 +5,16 @@
  * memory.  Prints one "ok NAME" / "not ok NAME" line per test (with "# "
  * diagnostics); tests/run-tests.sh numbers them into KTAP.
  *
- * usage: test-model FIXTURES_DIR
+ * usage: test-model FIXTURES_DIR [GENERATED_SNAPSHOT_DIR]
+ *
+ * The second directory (bench/gen-snapshot's proc/ and export/) is big
+ * enough for the parsers to use their second threads.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ld_internal.h"
@@ -677,6 +681,55 @@ static void test_fast_paths(void)
 }
 
 /*
+ * A snapshot big enough for every second thread (the chains split between
+ * two threads, the export's chains thread with its indexes, the chain
+ * index thread) read three ways: as usual, without the fast paths, and by
+ * one thread: the same model each time.
+ */
+static void test_generated(const char *dir)
+{
+	static const char *const sub[2][2] = {
+		{ "proc", "proc/lockdep_chains" },
+		{ "export", "export/lockdep/chains" },
+	};
+	struct ld_model *m[3];
+	const char *diff;
+	char path[4096];
+	struct ld_diag d;
+	struct stat st;
+	unsigned int i, k;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, sub[i][1]);
+		/* the sizes past which the parsers share the work */
+		CHECK(!stat(path, &st) && st.st_size >= (i ? 1 : 4) << 20);
+		snprintf(path, sizeof(path), "%s/%s", dir, sub[i][0]);
+		for (k = 0; k < 3; k++) {
+			ld_fast_paths = k != 1;
+			ld_parallel = k != 2;
+			m[k] = NULL;
+			if (ld_load_path(&m[k], path, &d)) {
+				printf("# %s (way %u): %s\n", path, k, d.msg);
+				failed_here = 1;
+			}
+		}
+		ld_fast_paths = ld_parallel = true;
+		CHECK(m[0] && m[0]->nr_chain_locks >= 65536 &&
+		      !m[0]->nr_warnings);
+		for (k = 1; k < 3 && m[0]; k++)
+			if (m[k] && (diff = model_cmp(m[0], m[k]))) {
+				printf("# %s: %s differs %s\n", sub[i][0], diff,
+				       k == 1 ? "without the fast paths" :
+						"with one thread");
+				failed_here = 1;
+			}
+		for (k = 0; k < 3; k++)
+			ld_model_free(m[k]);
+	}
+	report("generated_snapshot_threads_and_fast_paths_agree");
+}
+
+/*
  * A random export whose types let the kernel's BFS prune (recursive
  * reads), with repeated entries, and with a cycle when @cycle: what
  * ld_fd_bd_all() computes at once must be what one BFS per class gives.
@@ -854,5 +907,7 @@ int main(int argc, char **argv)
 	test_fd_bd_all();
 	test_snapshot();
 	test_lookup();
+	if (argc > 2)
+		test_generated(argv[2]);
 	return 0;
 }
