@@ -369,8 +369,10 @@ static int parse_dep_type(const char *s, size_t len, uint8_t *type)
  * Fast paths for the big files' usual lines, on the raw text: they parse
  * a whole line or nothing (returning NULL), and the caller then takes the
  * general path for that line, which accepts exactly what they accept and
- * says what is wrong with the rest.  They read at most FAST_SPAN bytes
- * from the line's start, so the caller makes sure that many are left.
+ * says what is wrong with the rest.  Their fixed fields lie within
+ * FAST_SPAN bytes of the line's start (the caller makes sure that many
+ * are left); what follows them (a chain's locks, a symbol) is read
+ * against the end of the text.
  */
 #define FAST_SPAN 128
 
