@@ -531,7 +531,8 @@ static int title_kind(const char *s, size_t len, struct ld_str *irqclass)
 	};
 	unsigned int i;
 
-	if (starts(s, len, "[ ") && ends(s, len, " ]")) { /* old style */
+	/* old style "[ title ]"; "[ ]" overlaps itself: not a title */
+	if (len >= 4 && starts(s, len, "[ ") && ends(s, len, " ]")) {
 		s += 2;
 		len -= 4;
 	}
