@@ -253,16 +253,9 @@ static int focus_report(struct ctx *ctx, const char *num, const char *log)
 		ne++;
 	}
 	if (!ne) {
-		uint32_t hold = LD_NONE, acq = LD_NONE;
+		uint32_t hold, acq;
 
-		for (i = 0; i < r->nr_locks; i++) {
-			uint8_t role = rs->locks[r->locks + i].role;
-
-			if (role == LD_RR_HOLD && hold == LD_NONE)
-				hold = r->locks + i;
-			if (role == LD_RR_ACQUIRE && acq == LD_NONE)
-				acq = r->locks + i;
-		}
+		ld_report_hold_acquire(rs, r, &hold, &acq);
 		if (hold != LD_NONE && acq != LD_NONE) {
 			edge[ne].a = hold;
 			edge[ne].b = acq;

@@ -675,10 +675,27 @@ static int chain_blocks(struct pst *p, struct ld_report *r, uint32_t section,
 	return 0;
 }
 
+void ld_report_hold_acquire(const struct ld_reports *rs,
+			    const struct ld_report *r, uint32_t *hold,
+			    uint32_t *acquire)
+{
+	uint32_t i;
+
+	*hold = *acquire = LD_NONE;
+	for (i = 0; i < r->nr_locks; i++) {
+		uint8_t role = rs->locks[r->locks + i].role;
+
+		if (role == LD_RR_HOLD && *hold == LD_NONE)
+			*hold = r->locks + i;
+		if (role == LD_RR_ACQUIRE && *acquire == LD_NONE)
+			*acquire = r->locks + i;
+	}
+}
+
 static int finish_path(struct pst *p, struct ld_report *r)
 {
 	struct ld_reports *rs = p->rs;
-	uint32_t i, prev = LD_NONE, nodes = 0, h = LD_NONE, a = LD_NONE;
+	uint32_t prev = LD_NONE, nodes = 0, h, a;
 	int ret;
 
 	/* inversion: printed from the other lock to the one that changed */
@@ -694,14 +711,7 @@ static int finish_path(struct pst *p, struct ld_report *r)
 	if (ret || nodes)
 		return ret;
 	/* no sections printed: held -> acquired */
-	for (i = 0; i < r->nr_locks; i++) {
-		uint8_t role = rs->locks[r->locks + i].role;
-
-		if (role == LD_RR_HOLD && h == LD_NONE)
-			h = r->locks + i;
-		if (role == LD_RR_ACQUIRE && a == LD_NONE)
-			a = r->locks + i;
-	}
+	ld_report_hold_acquire(rs, r, &h, &a);
 	if (h != LD_NONE && a != LD_NONE)
 		return push_hop(rs, r, h, a, LD_NONE);
 	return 0;

@@ -140,6 +140,13 @@ struct ld_reports {
 };
 
 /* Parse every report in @data; @origin names it in diagnostics. */
+/*
+ * The report's first held and first acquired lock (indexes into
+ * rs->locks, LD_NONE when absent): its edge when it prints no path.
+ */
+void ld_report_hold_acquire(const struct ld_reports *rs,
+			    const struct ld_report *r, uint32_t *hold,
+			    uint32_t *acquire);
 int ld_parse_reports(const char *origin, const char *data, size_t len,
 		     struct ld_reports **out, struct ld_diag *d);
 void ld_reports_free(struct ld_reports *rs);

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/export dot --report 1 --log proc-interface/fixtures/reports-handmade/recursive-aa.txt

@@ -1,0 +1,1 @@
+report proc-interface/fixtures/reports-handmade/safe-unsafe-no-sections.txt
