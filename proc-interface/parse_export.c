@@ -369,25 +369,23 @@ static int parse_dep_type(const char *s, size_t len, uint8_t *type)
  * Fast paths for the big files' usual lines, on the raw text: they parse
  * a whole line or nothing (returning NULL), and the caller then takes the
  * general path for that line, which accepts exactly what they accept and
- * says what is wrong with the rest.  Their fixed fields lie within
- * FAST_SPAN bytes of the line's start (the caller makes sure that many
- * are left); what follows them (a chain's locks, a symbol) is read
- * against the end of the text.
+ * says what is wrong with the rest.  Numbers are read against the end
+ * of the text; the characters between them lie within FAST_SPAN bytes
+ * of the line's start (the caller makes sure that many are left) except
+ * for a chain's locks and a symbol, which are checked against the end.
  */
 #define FAST_SPAN 128
 
-/* 1..9 decimal digits, then @sep: short, so no overflow */
-static inline const char *fast_num(const char *p, char sep, uint32_t *v)
+/* A decimal number below LD_NONE, then @sep (num_tok()'s scan) */
+static inline const char *fast_num(const char *p, const char *end, char sep,
+				   uint32_t *v)
 {
-	uint32_t x = 0;
-	int n;
+	uint64_t x;
 
-	for (n = 0; n < 9 && ld_is_digit(p[n]); n++)
-		x = x * 10 + (p[n] - '0');
-	if (!n || p[n] != sep)
+	if (!ld_scan_u64(&p, end, &x) || p >= end || *p != sep || x >= LD_NONE)
 		return NULL;
 	*v = x;
-	return p + n + 1;
+	return p + 1;
 }
 
 /*
@@ -401,8 +399,8 @@ static inline const char *fast_frame(const char *p, const char *end,
 	const char *e;
 	uint32_t x;
 
-	if (!(p = fast_num(p, ' ', &x)) || x != id ||
-	    !(p = fast_num(p, ' ', &x)) || x != frame)
+	if (!(p = fast_num(p, end, ' ', &x)) || x != id ||
+	    !(p = fast_num(p, end, ' ', &x)) || x != frame)
 		return NULL;
 	e = p;
 #ifdef __SSE2__
@@ -543,8 +541,8 @@ static uint32_t ref_class(const struct ld_map *ids, const char *ts, size_t tl,
 }
 
 /* "<from> <to> <distance> <SR|ER|SN|EN> <trace|->\n" */
-static inline const char *fast_dep(const char *p, uint32_t v[4],
-				   uint8_t *type)
+static inline const char *fast_dep(const char *p, const char *end,
+				   uint32_t v[4], uint8_t *type)
 {
 	static const uint8_t types[2][2] = {
 		/* S, E x R, N */
@@ -552,8 +550,9 @@ static inline const char *fast_dep(const char *p, uint32_t v[4],
 		{ LD_DEP_ER, LD_DEP_EN },
 	};
 
-	if (!(p = fast_num(p, ' ', &v[0])) || !(p = fast_num(p, ' ', &v[1])) ||
-	    !(p = fast_num(p, ' ', &v[2])))
+	if (!(p = fast_num(p, end, ' ', &v[0])) ||
+	    !(p = fast_num(p, end, ' ', &v[1])) ||
+	    !(p = fast_num(p, end, ' ', &v[2])))
 		return NULL;
 	if ((p[0] != 'E' && p[0] != 'S') || (p[1] != 'R' && p[1] != 'N') ||
 	    p[2] != ' ')
@@ -564,8 +563,7 @@ static inline const char *fast_dep(const char *p, uint32_t v[4],
 		v[3] = LD_NONE;
 		return p + 2;
 	}
-	p = fast_num(p, '\n', &v[3]);
-	return p && v[3] != LD_NONE ? p : NULL;
+	return fast_num(p, end, '\n', &v[3]); /* below LD_NONE */
 }
 
 static int parse_deps(struct ld_model *m, const struct ld_section *s,
@@ -592,7 +590,7 @@ static int parse_deps(struct ld_model *m, const struct ld_section *s,
 		dep.trace = LD_NONE;
 		dep.trace_known = have_traces;
 		if (ld_fast_paths && !f.tail && f.l.end - f.l.p >= FAST_SPAN &&
-		    (next = fast_dep(f.l.p, v, &dep.type)) && v[2] &&
+		    (next = fast_dep(f.l.p, f.l.end, v, &dep.type)) && v[2] &&
 		    v[2] <= UINT16_MAX) {
 			f.l.p = next;
 			f.l.lineno++;
@@ -724,12 +722,12 @@ static inline const char *fast_chain(const char *p, const char *end,
 	const char *q;
 	int n;
 
-	if (!(p = fast_num(p, ' ', &id)) || p[0] != '0' || p[1] != 'x')
+	if (!(p = fast_num(p, end, ' ', &id)) || p[0] != '0' || p[1] != 'x')
 		return NULL;
 	q = p + 2;
 	if (!ld_scan_hex(&q, q + 17, &ch->key) || *q != ' ')
 		return NULL;
-	if (!(p = fast_num(q + 1, ' ', &irq)) || irq > 3)
+	if (!(p = fast_num(q + 1, end, ' ', &irq)) || irq > 3)
 		return NULL;
 	for (n = 0; n < 4 && ld_is_digit(p[n]); n++)
 		depth = depth * 10 + (p[n] - '0');
@@ -742,7 +740,7 @@ static inline const char *fast_chain(const char *p, const char *end,
 		    base + depth, 1))
 		return NULL;
 	for (i = 0; i < depth; i++) {
-		if (end - p < 16 || !(p = fast_num(p, ':', &x)) ||
+		if (!(p = fast_num(p, end, ':', &x)) || end - p < 2 ||
 		    p[0] < '0' || p[0] > '2' ||
 		    p[1] != (i + 1 < depth ? ' ' : '\n'))
 			return NULL;

@@ -57,23 +57,16 @@ for fmt in proc export; do
 		'BEGIN {printf "%.1f", b ? a / b : 0}')x, goal <= 2x)"
 	echo "peak memory:    $((mem / 1024)) MiB"
 	# where the load's time goes, median per phase (LOCKDEP_TOOL_TIMING)
-	for _ in $(seq "$RUNS"); do
+	phases=$(for _ in $(seq "$RUNS"); do
 		LOCKDEP_TOOL_TIMING=1 "$BIN" -s "$dir" info 2>&1 >/dev/null
-	done | sed -n 's/^time load:\(.*\) \([0-9.]*\) ms$/\1\t\2/p' |
-	awk -F '\t' '!($1 in n) { order[++nr] = $1 }
-		{ v[$1, ++n[$1]] = $2 }
-		END {
-			printf "load phases:   "
-			for (k = 1; k <= nr; k++) {
-				p = order[k]
-				for (a = 1; a <= n[p]; a++) x[a] = v[p, a]
-				for (a = 1; a <= n[p]; a++)
-					for (b = a + 1; b <= n[p]; b++)
-						if (x[b] < x[a]) { t = x[a]; x[a] = x[b]; x[b] = t }
-				printf "%s%s %.1f", (k > 1 ? ", " : ""), p, x[int((n[p] + 1) / 2)]
-			}
-			print " ms (medians)"
-		}'
+	done | sed -n 's/^time load:\(.*\) \([0-9.]*\) ms$/\1\t\2/p')
+	line=
+	while IFS= read -r name; do
+		v=$(printf '%s\n' "$phases" |
+		    awk -F '\t' -v n="$name" '$1 == n {print $2}' | median)
+		line="$line${line:+, }$name $v"
+	done < <(printf '%s\n' "$phases" | cut -f1 | awk '!seen[$0]++')
+	echo "load phases:    $line ms (medians)"
 	anon=$(LOCKDEP_TOOL_TIMING=1 "$BIN" -s "$dir" info 2>&1 >/dev/null |
 	       awk '/^memory anon/ {print int($3 / 1024)}')
 	if [ -n "$anon" ]; then

@@ -17,6 +17,12 @@ static inline int mc_str(struct ld_str a, struct ld_str b)
 	return a.len != b.len || (a.len && memcmp(a.s, b.s, a.len));
 }
 
+/* @n ids each, both present or both NULL */
+static inline int mc_ids(const uint32_t *a, const uint32_t *b, size_t n)
+{
+	return !a != !b || (a && n && memcmp(a, b, n * sizeof(uint32_t)));
+}
+
 /* NULL when the same, else what differs first */
 static inline const char *model_cmp(const struct ld_model *a,
 				    const struct ld_model *b)
@@ -55,30 +61,20 @@ static inline const char *model_cmp(const struct ld_model *a,
 		    x->read_known != y->read_known)
 			return "a chain";
 	}
-	if (a->nr_chain_locks &&
-	    memcmp(a->chain_locks, b->chain_locks,
-		   a->nr_chain_locks * sizeof(uint32_t)))
+	if (mc_ids(a->chain_locks, b->chain_locks, a->nr_chain_locks))
 		return "chain locks";
 	if (!a->chain_reads != !b->chain_reads ||
 	    (a->chain_reads && a->nr_chain_locks &&
 	     memcmp(a->chain_reads, b->chain_reads, a->nr_chain_locks)))
 		return "chain read states";
-	if (!a->out_off != !b->out_off ||
-	    (a->out_off &&
-	     (memcmp(a->out_off, b->out_off,
-		     (a->nr_classes + 1) * sizeof(uint32_t)) ||
-	      memcmp(a->in_off, b->in_off,
-		     (a->nr_classes + 1) * sizeof(uint32_t)) ||
-	      (a->nr_deps &&
-	       (memcmp(a->out, b->out, a->nr_deps * sizeof(uint32_t)) ||
-		memcmp(a->in, b->in, a->nr_deps * sizeof(uint32_t)))))))
+	if (mc_ids(a->out_off, b->out_off, a->nr_classes + 1) ||
+	    mc_ids(a->in_off, b->in_off, a->nr_classes + 1) ||
+	    mc_ids(a->out, b->out, a->nr_deps) ||
+	    mc_ids(a->in, b->in, a->nr_deps))
 		return "dependency index";
-	if (!a->cc_off != !b->cc_off ||
-	    (a->cc_off &&
-	     (memcmp(a->cc_off, b->cc_off,
-		     (a->nr_classes + 1) * sizeof(uint32_t)) ||
-	      memcmp(a->cc, b->cc,
-		     a->cc_off[a->nr_classes] * sizeof(uint32_t)))))
+	if (mc_ids(a->cc_off, b->cc_off, a->nr_classes + 1) ||
+	    (a->cc_off && b->cc_off &&
+	     mc_ids(a->cc, b->cc, a->cc_off[a->nr_classes])))
 		return "chain index";
 	if (a->nr_traces != b->nr_traces || a->nr_frames != b->nr_frames)
 		return "number of traces or frames";
