@@ -225,6 +225,7 @@ struct ld_section {
 	unsigned long base_line; /* line offset within origin file */
 	bool used; /* understood by this version */
 	bool mapped; /* data is an mmap() of the file, read-only */
+	bool skipped; /* present, not read: not in the load's @what */
 };
 
 /* Which kinds of data the model has (unknown, not empty, when false). */
@@ -284,6 +285,7 @@ struct ld_model {
 	uint32_t nr_unresolved; /* chain/dep refs we could not join */
 
 	struct ld_have have;
+	unsigned int loaded; /* the LD_LOAD_* asked for */
 	bool from_export;
 	bool consistent; /* export generations all equal */
 	bool has_generation;
@@ -332,6 +334,21 @@ struct ld_part {
 /* Loading ------------------------------------------------------------ */
 
 /*
+ * What a load reads, for callers that know what they will ask (a command
+ * line runs one command): the files of the other kinds are not read and
+ * their data stays unknown, as if the source lacked them.  The graph comes
+ * with each of the others: they name its classes.
+ */
+enum {
+	LD_LOAD_GRAPH = 1 << 0, /* classes, usage bits, dependencies */
+	LD_LOAD_TRACES = 1 << 1, /* stacks: the export's traces and usage */
+	LD_LOAD_CHAINS = 1 << 2,
+	LD_LOAD_STATS = 1 << 3, /* lockdep_stats, the export's stats */
+	LD_LOAD_LOCKSTAT = 1 << 4, /* /proc/lock_stat */
+	LD_LOAD_ALL = (1 << 5) - 1,
+};
+
+/*
  * Read the live kernel: the debugfs export if present (retried until its
  * generations agree, at most @retries times), else /proc.  @root is a
  * prefix for every path ("" or NULL on a real system).
@@ -340,6 +357,11 @@ int ld_load_live(struct ld_model **mp, const char *root, int retries,
 		 struct ld_diag *d);
 /* A snapshot directory or a file written by ld_save(). */
 int ld_load_path(struct ld_model **mp, const char *path, struct ld_diag *d);
+/* The same, reading only @what (LD_LOAD_*); ld_save() refuses the result. */
+int ld_load_live_only(struct ld_model **mp, const char *root, int retries,
+		      unsigned int what, struct ld_diag *d);
+int ld_load_path_only(struct ld_model **mp, const char *path,
+		      unsigned int what, struct ld_diag *d);
 /*
  * Build a model from named in-memory files ("lockdep", "lockdep_chains",
  * "lockdep_stats", "lock_stat", "lockdep/classes", ...).  Takes ownership
@@ -353,6 +375,8 @@ struct ld_input {
 };
 int ld_load_buffers(struct ld_model **mp, const struct ld_input *in,
 		    unsigned int n, struct ld_diag *d);
+int ld_load_buffers_only(struct ld_model **mp, const struct ld_input *in,
+			 unsigned int n, unsigned int what, struct ld_diag *d);
 /* Parse a snapshot file held in memory. */
 int ld_load_snapshot_buf(struct ld_model **mp, const char *origin,
 			 const char *data, size_t len, struct ld_diag *d);

@@ -148,6 +148,7 @@ struct ld_model *ld_model_new(void)
 		return NULL;
 	}
 	m->consistent = true;
+	m->loaded = LD_LOAD_ALL;
 	m->load_start = ld_now_ms();
 	return m;
 }

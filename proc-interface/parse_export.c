@@ -1006,8 +1006,16 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 	double t = ld_now_ms();
 	int ret, i;
 
-	if (!files[LD_EX_CLASSES])
-		return ld_diagf(d, "debugfs export without a 'classes' file");
+	if (!files[LD_EX_CLASSES]) {
+		/* a load of the counters only (LD_LOAD_STATS) */
+		for (i = 0; i < LD_EX_NR; i++)
+			if (files[i] && i != LD_EX_STATS)
+				return ld_diagf(
+					d,
+					"debugfs export without a 'classes' file");
+		ret = 0;
+		goto stats;
+	}
 	ret = ld_map_init(&ids, 1024);
 	if (!ret)
 		ret = ld_map_init(&tids, 1024);
@@ -1074,6 +1082,7 @@ join:
 		/* what the chains thread still took after the files above */
 		t = ld_phase(m, "chains (wait)", t);
 	}
+stats:
 	if (files[LD_EX_STATS]) {
 		ret = parse_stats(m, files[LD_EX_STATS], &f[LD_EX_STATS], d);
 		if (ret)

@@ -186,6 +186,57 @@ static int add_section(struct ld_model *m, const char *name, const char *origin,
 	return 0;
 }
 
+/* The kinds of data a section holds (LD_LOAD_*); unknown ones: all. */
+static unsigned int section_kind(const char *name)
+{
+	static const struct {
+		const char *name;
+		unsigned int what;
+	} kinds[] = {
+		{ "lockdep", LD_LOAD_GRAPH },
+		{ "lockdep_chains", LD_LOAD_CHAINS },
+		{ "lockdep_stats", LD_LOAD_STATS },
+		{ "lock_stat", LD_LOAD_LOCKSTAT },
+		{ "lockdep/classes", LD_LOAD_GRAPH },
+		{ "lockdep/deps", LD_LOAD_GRAPH },
+		{ "lockdep/traces", LD_LOAD_TRACES },
+		{ "lockdep/usage", LD_LOAD_TRACES },
+		{ "lockdep/chains", LD_LOAD_CHAINS },
+		{ "lockdep/stats", LD_LOAD_STATS },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (!strcmp(kinds[i].name, name))
+			return kinds[i].what;
+	return LD_LOAD_ALL;
+}
+
+/* The kinds the asked ones need: the graph names the classes of all */
+static unsigned int load_what(unsigned int what)
+{
+	what &= LD_LOAD_ALL;
+	if (what & ~LD_LOAD_STATS)
+		what |= LD_LOAD_GRAPH;
+	return what ? what : LD_LOAD_ALL;
+}
+
+static bool wanted(const struct ld_model *m, const char *name)
+{
+	return m->loaded == LD_LOAD_ALL || (section_kind(name) & m->loaded);
+}
+
+/* A section that is there and was not read (not in m->loaded). */
+static int add_skipped(struct ld_model *m, const char *name,
+		       const char *origin)
+{
+	int ret = add_section(m, name, origin, NULL, 0, false, 0);
+
+	if (!ret)
+		m->sections[m->nr_sections - 1].skipped = true;
+	return ret;
+}
+
 static int add_section_copy(struct ld_model *m, const char *name,
 			    const char *origin, const char *data, size_t len,
 			    unsigned long base_line)
@@ -213,7 +264,19 @@ static struct ld_section *find_section(struct ld_model *m, const char *name)
 	return NULL;
 }
 
-/* Parse every section we understand into the model. */
+/* The section if it was read (a skipped one is there, without data) */
+static struct ld_section *read_section(struct ld_model *m, const char *name)
+{
+	struct ld_section *s = find_section(m, name);
+
+	return s && !s->skipped ? s : NULL;
+}
+
+/*
+ * Parse every section we understand into the model; only those read, but
+ * what is missing is judged by what is there (so that reading less never
+ * turns a source into a different one).
+ */
 static int build(struct ld_model *m, struct ld_diag *d)
 {
 	double t = ld_phase(m, "read", m->load_start);
@@ -224,31 +287,38 @@ static int build(struct ld_model *m, struct ld_diag *d)
 
 	for (i = 0; i < LD_EX_NR; i++) {
 		snprintf(name, sizeof(name), "lockdep/%s", ld_export_files[i]);
-		ex[i] = find_section(m, name);
+		ex[i] = read_section(m, name);
 	}
-	if (ex[LD_EX_CLASSES]) {
+	if (find_section(m, "lockdep/classes")) {
 		ret = ld_parse_export(m, ex, d);
 		if (ret)
 			return ret;
 		t = ld_now_ms();
 		export = true;
-	} else if ((s = find_section(m, "lockdep"))) {
-		struct ld_section *cs = find_section(m, "lockdep_chains");
+	} else if (find_section(m, "lockdep")) {
+		struct ld_section *cs = read_section(m, "lockdep_chains");
 
-		ret = ld_parse_proc(m, s, cs, d);
-		if (ret)
-			return ret;
-		s->used = true;
-		if (cs)
-			cs->used = true;
-		t = ld_now_ms();
+		s = read_section(m, "lockdep");
+		if (s) {
+			ret = ld_parse_proc(m, s, cs, d);
+			if (ret)
+				return ret;
+			s->used = true;
+			if (cs)
+				cs->used = true;
+			t = ld_now_ms();
+		}
 	} else {
-		for (i = 1; i < LD_EX_NR; i++)
-			if (ex[i])
+		for (i = 1; i < LD_EX_NR; i++) {
+			snprintf(name, sizeof(name), "lockdep/%s",
+				 ld_export_files[i]);
+			s = find_section(m, name);
+			if (s)
 				return ld_diagf(
 					d,
 					"%s: debugfs export without its 'classes' file",
-					ex[i]->origin);
+					s->origin);
+		}
 		s = find_section(m, "lockdep_chains");
 		if (s)
 			return ld_diagf(
@@ -265,8 +335,8 @@ static int build(struct ld_model *m, struct ld_diag *d)
 	}
 	/* the chains are complete: their index is built while the rest is read */
 	ld_index_chains_start(m);
-	if (!(export && ex[LD_EX_STATS])) {
-		s = find_section(m, "lockdep_stats");
+	if (!(export && find_section(m, "lockdep/stats"))) {
+		s = read_section(m, "lockdep_stats");
 		if (s) {
 			ret = ld_parse_proc_stats(m, s, d);
 			if (ret)
@@ -275,7 +345,7 @@ static int build(struct ld_model *m, struct ld_diag *d)
 			t = ld_phase(m, "lockdep_stats", t);
 		}
 	}
-	s = find_section(m, "lock_stat");
+	s = read_section(m, "lock_stat");
 	if (s) {
 		ret = ld_parse_lock_stat(m, s, d);
 		if (ret)
@@ -304,18 +374,31 @@ static int finish_load(struct ld_model *m, struct ld_model **mp,
 int ld_load_buffers(struct ld_model **mp, const struct ld_input *in,
 		    unsigned int n, struct ld_diag *d)
 {
+	return ld_load_buffers_only(mp, in, n, LD_LOAD_ALL, d);
+}
+
+int ld_load_buffers_only(struct ld_model **mp, const struct ld_input *in,
+			 unsigned int n, unsigned int what, struct ld_diag *d)
+{
 	struct ld_model *m = ld_model_new();
 	unsigned int i;
+	int ret;
 
 	d->msg[0] = '\0';
 	if (!m)
 		return -ENOMEM;
+	m->loaded = load_what(what);
 	for (i = 0; i < n; i++) {
-		if (add_section_copy(m, in[i].name,
-				     in[i].origin ? in[i].origin : in[i].name,
-				     in[i].data, in[i].len, 0)) {
+		const char *origin = in[i].origin ? in[i].origin : in[i].name;
+
+		if (wanted(m, in[i].name))
+			ret = add_section_copy(m, in[i].name, origin,
+					       in[i].data, in[i].len, 0);
+		else
+			ret = add_skipped(m, in[i].name, origin);
+		if (ret) {
 			ld_model_free(m);
-			return -ENOMEM;
+			return ret;
 		}
 	}
 	return finish_load(m, mp, d);
@@ -393,11 +476,18 @@ static bool export_gens(const char *data, size_t len, uint64_t *g0,
 static int read_optional(struct ld_model *m, const char *name, const char *path,
 			 struct ld_diag *d)
 {
+	struct stat st;
 	char *data;
 	size_t len;
 	bool mapped;
 	int ret;
 
+	if (!wanted(m, name)) {
+		/* not read, but the checks of build() see it is there */
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			return 0;
+		return add_skipped(m, name, path);
+	}
 	ret = read_all(path, &data, &len, &mapped, d);
 	if (ret == -ENOENT) {
 		d->msg[0] = '\0';
@@ -441,6 +531,12 @@ static void drop_sections(struct ld_model *m)
 int ld_load_live(struct ld_model **mp, const char *root, int retries,
 		 struct ld_diag *d)
 {
+	return ld_load_live_only(mp, root, retries, LD_LOAD_ALL, d);
+}
+
+int ld_load_live_only(struct ld_model **mp, const char *root, int retries,
+		      unsigned int what, struct ld_diag *d)
+{
 	static const char *const proc[] = { "lockdep", "lockdep_chains",
 					    "lockdep_stats", "lock_stat" };
 	struct ld_model *m;
@@ -453,6 +549,7 @@ int ld_load_live(struct ld_model **mp, const char *root, int retries,
 	m = ld_model_new();
 	if (!m)
 		return -ENOMEM;
+	m->loaded = load_what(what);
 	m->origin = strdup("live");
 	snprintf(path, sizeof(path), "%s/proc/sys/kernel/osrelease", root);
 	m->release = read_release(path);
@@ -487,6 +584,8 @@ int ld_load_live(struct ld_model **mp, const char *root, int retries,
 			for (i = 0; i < (int)m->nr_sections; i++) {
 				struct ld_section *s = &m->sections[i];
 
+				if (s->skipped)
+					continue;
 				if (!export_gens(s->data, s->len, &g0, &g1) ||
 				    g0 != g1 || (!first && g0 != gen))
 					same = false;
@@ -762,6 +861,12 @@ int ld_load_parts(const char *path, struct ld_model **in, uint32_t *n,
 
 int ld_load_path(struct ld_model **mp, const char *path, struct ld_diag *d)
 {
+	return ld_load_path_only(mp, path, LD_LOAD_ALL, d);
+}
+
+int ld_load_path_only(struct ld_model **mp, const char *path,
+		      unsigned int what, struct ld_diag *d)
+{
 	struct ld_model *m;
 	const char *kind;
 	char *data;
@@ -773,6 +878,7 @@ int ld_load_path(struct ld_model **mp, const char *path, struct ld_diag *d)
 	m = ld_model_new();
 	if (!m)
 		return -ENOMEM;
+	m->loaded = load_what(what);
 	if (is_dir(path)) {
 		m->origin = strdup(path);
 		ret = load_dir(m, path, d);
@@ -813,6 +919,15 @@ int ld_load_path(struct ld_model **mp, const char *path, struct ld_diag *d)
 			path);
 	}
 	m->origin = strdup(path);
+	if (!wanted(m, kind)) {
+		free_data(data, len, mapped);
+		ret = add_skipped(m, kind, path);
+		if (ret) {
+			ld_model_free(m);
+			return ret;
+		}
+		return finish_load(m, mp, d);
+	}
 	ret = add_section(m, kind, path, data, len, mapped, 0);
 	if (ret) {
 		free_data(data, len, mapped);
@@ -963,7 +1078,11 @@ static int snapshot_parse_at(struct ld_model *m, const char *origin,
 				ld_quote(nbuf, strlen(nbuf), q, sizeof(q)),
 				(unsigned long long)size);
 		start = l.base + l.lineno;
-		ret = add_section_copy(m, nbuf, origin, body, size, start);
+		if (wanted(m, nbuf))
+			ret = add_section_copy(m, nbuf, origin, body, size,
+					       start);
+		else
+			ret = add_skipped(m, nbuf, origin);
 		if (ret)
 			return ret;
 		/* diagnostics point into this file; save keeps the path */
@@ -1062,6 +1181,8 @@ int ld_save(const struct ld_model *m, FILE *f, struct ld_diag *d)
 {
 	uint32_t i;
 
+	if (m->loaded != LD_LOAD_ALL)	/* it would not hold the source */
+		return ld_diagf(d, "cannot save a load of part of the data");
 	if (!m->nr_parts) {
 		save_one(f, m->release, m->captured, m->origin, m->sections,
 			 m->nr_sections, true);

@@ -44,7 +44,7 @@ static void exercise(struct ld_model *m)
 }
 
 static int load(struct ld_model **mp, struct ld_diag *d, const uint8_t *data,
-		size_t size)
+		size_t size, unsigned int what)
 {
 	const char *t = FUZZ_TARGET, *p = (const char *)data;
 	struct ld_input in[LD_EX_NR];
@@ -68,7 +68,7 @@ static int load(struct ld_model **mp, struct ld_diag *d, const uint8_t *data,
 			n++;
 			off += l + 1;
 		}
-		ret = ld_load_buffers(mp, in, n, d);
+		ret = ld_load_buffers_only(mp, in, n, what, d);
 	} else {
 		const char *name =
 			!strcmp(t, "proc_lockdep") ? "lockdep" :
@@ -81,7 +81,7 @@ static int load(struct ld_model **mp, struct ld_diag *d, const uint8_t *data,
 						     base_lockdep,
 						     sizeof(base_lockdep) - 1 };
 		in[n++] = (struct ld_input){ name, NULL, p, size };
-		ret = ld_load_buffers(mp, in, n, d);
+		ret = ld_load_buffers_only(mp, in, n, what, d);
 	}
 	return ret;
 }
@@ -90,15 +90,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ld_model *m = NULL, *slow = NULL;
 	struct ld_diag d, ds;
+	unsigned int what;
 	int ret, rs;
 
-	ret = load(&m, &d, data, size);
+	/* some of the kinds of data, chosen by the input (snapshot: all) */
+	what = 1 + size % LD_LOAD_ALL;
+	if (what & ~LD_LOAD_STATS)
+		what |= LD_LOAD_GRAPH;
+
+	ret = load(&m, &d, data, size, LD_LOAD_ALL);
 	if (!ret)
 		exercise(m);
 	else if (!d.msg[0])
 		abort(); /* every error must say what went wrong */
 	ld_fast_paths = false;
-	rs = load(&slow, &ds, data, size);
+	rs = load(&slow, &ds, data, size, LD_LOAD_ALL);
 	ld_fast_paths = true;
 	if (rs != ret || (ret && strcmp(d.msg, ds.msg)) ||
 	    (!ret && model_cmp(m, slow))) {
@@ -107,7 +113,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						     model_cmp(m, slow));
 		abort();
 	}
-	ld_model_free(m);
 	ld_model_free(slow);
+	/* reading less: what a full load reads without error, it reads too */
+	if (strcmp(FUZZ_TARGET, "snapshot")) {
+		slow = NULL;
+		rs = load(&slow, &ds, data, size, what);
+		if (rs && !ds.msg[0])
+			abort();
+		if (!ret && (rs || model_cmp_part(m, slow, what))) {
+			fprintf(stderr, "a load of 0x%x differs: %s\n", what,
+				rs ? ds.msg : model_cmp_part(m, slow, what));
+			abort();
+		}
+		ld_model_free(slow);
+	}
+	ld_model_free(m);
 	return 0;
 }

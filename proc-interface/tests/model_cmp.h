@@ -98,4 +98,77 @@ static inline const char *model_cmp(const struct ld_model *a,
 	return NULL;
 }
 
+/*
+ * NULL when @part, a load of only @what (LD_LOAD_*) of the input @all was
+ * read from, holds what @all holds of those kinds and nothing else.
+ */
+static inline const char *model_cmp_part(const struct ld_model *all,
+					 const struct ld_model *part,
+					 unsigned int what)
+{
+	bool traces = what & LD_LOAD_TRACES;
+	uint32_t i;
+
+	if (part->loaded != what)
+		return "what was loaded";
+	if (!(what & LD_LOAD_GRAPH)) {
+		if (part->nr_classes || part->nr_deps || part->nr_chains ||
+		    part->have.classes)
+			return "a graph not asked for";
+	} else {
+		if (all->nr_classes != part->nr_classes ||
+		    all->nr_deps != part->nr_deps)
+			return "number of classes or dependencies";
+		for (i = 0; i < all->nr_classes; i++)
+			if (mc_str(all->classes[i].name, part->classes[i].name) ||
+			    all->classes[i].usage != part->classes[i].usage ||
+			    (traces &&
+			     memcmp(all->classes[i].usage_trace,
+				    part->classes[i].usage_trace,
+				    sizeof(all->classes[i].usage_trace))))
+				return "a class";
+		for (i = 0; i < all->nr_deps; i++) {
+			const struct ld_dep *x = &all->deps[i];
+			const struct ld_dep *y = &part->deps[i];
+
+			if (x->from != y->from || x->to != y->to ||
+			    x->distance != y->distance || x->type != y->type ||
+			    x->type_known != y->type_known ||
+			    (traces && (x->trace != y->trace ||
+					x->trace_known != y->trace_known)))
+				return "a dependency";
+		}
+	}
+	if (what & LD_LOAD_CHAINS) {
+		if (all->nr_chains != part->nr_chains ||
+		    all->nr_chain_locks != part->nr_chain_locks ||
+		    mc_ids(all->chain_locks, part->chain_locks,
+			   all->nr_chain_locks))
+			return "chains";
+	} else if (part->nr_chains || part->have.chains) {
+		return "chains not asked for";
+	}
+	if (traces) {
+		if (all->nr_traces != part->nr_traces ||
+		    all->nr_frames != part->nr_frames)
+			return "traces";
+	} else if (part->nr_traces || part->have.traces ||
+		   part->have.usage_traces) {
+		return "traces not asked for";
+	}
+	if (what & LD_LOAD_STATS) {
+		if (all->nr_stats != part->nr_stats)
+			return "counters";
+	} else if (part->nr_stats || part->have.stats) {
+		return "counters not asked for";
+	}
+	if (what & LD_LOAD_LOCKSTAT) {
+		if (all->nr_lockstat != part->nr_lockstat)
+			return "lock_stat";
+	} else if (part->nr_lockstat || part->have.lockstat) {
+		return "lock_stat not asked for";
+	}
+	return NULL;
+}
+
 #endif /* MODEL_CMP_H */

@@ -824,6 +824,61 @@ static void test_fd_bd_all(void)
 	report("fd_bd_all_equals_bfs_with_pruning");
 }
 
+/*
+ * Loads of part of the data (ld_load_*_only), every combination of kinds:
+ * what was not asked for is unknown (not read, not empty), the rest is
+ * what a full load holds, and such a model cannot be saved.
+ */
+static void test_load_only(void)
+{
+	static const char *const srcs[] = {
+		"handmade/export", "handmade/prove", "handmade/noprove",
+		"stock-6.12.118-workload", "export-6.12.118-workload",
+		"stock-6.12.118-workload/lockdep_stats",
+	};
+	struct ld_model *all, *m;
+	struct ld_diag d;
+	char path[4096], *buf = NULL;
+	const char *diff;
+	unsigned int i, what, want;
+	size_t len = 0;
+	FILE *f;
+
+	for (i = 0; i < ARRAY_SIZE(srcs); i++) {
+		snprintf(path, sizeof(path), "%s/%s", fixdir, srcs[i]);
+		all = load(srcs[i]);
+		if (!all)
+			continue;
+		for (what = 1; what <= LD_LOAD_ALL; what++) {
+			/* the graph comes with the others: it names classes */
+			want = what & ~LD_LOAD_STATS ? what | LD_LOAD_GRAPH :
+						       what;
+			m = NULL;
+			if (ld_load_path_only(&m, path, what, &d)) {
+				printf("# %s, 0x%x: %s\n", srcs[i], what,
+				       d.msg);
+				failed_here = 1;
+				continue;
+			}
+			diff = model_cmp_part(all, m, want);
+			if (diff) {
+				printf("# %s, 0x%x: %s differs\n", srcs[i],
+				       what, diff);
+				failed_here = 1;
+			}
+			f = open_memstream(&buf, &len);
+			CHECK(f && !ld_save(m, f, &d) == (want == LD_LOAD_ALL));
+			if (f)
+				fclose(f);
+			free(buf);
+			buf = NULL;
+			ld_model_free(m);
+		}
+		ld_model_free(all);
+	}
+	report("load_only_reads_what_was_asked");
+}
+
 static void test_snapshot(void)
 {
 	struct ld_model *m = load("handmade/prove"), *m2 = NULL;
@@ -906,6 +961,7 @@ int main(int argc, char **argv)
 	test_fast_paths();
 	test_fd_bd_all();
 	test_snapshot();
+	test_load_only();
 	test_lookup();
 	if (argc > 2)
 		test_generated(argv[2]);
