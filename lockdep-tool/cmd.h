@@ -47,6 +47,14 @@ enum {
 	CMD_PLANNED = 1 << 1, /* in the table, not implemented yet */
 	CMD_REPL_ONLY = 1 << 2,
 };
+/*
+ * CMD_READS(LD_LOAD_...): what the command looks at, so that when it is
+ * the only one to run (a command line) the rest is not read.  Without it
+ * a load reads everything.  LOCKDEP_TOOL_LOAD_ALL in the environment
+ * reads everything anyway: the tests compare both.
+ */
+#define CMD_READS_SHIFT 8
+#define CMD_READS(what) ((what) << CMD_READS_SHIFT)
 
 struct ctx;
 struct cmd_args;
@@ -79,6 +87,7 @@ struct ctx {
 	bool json, pretty;
 	bool warned; /* load warnings printed */
 	bool quit; /* REPL: quit requested */
+	bool one_command; /* from the command line: load what it reads */
 	FILE *out;
 	const struct cmd_entry *cmd; /* running command */
 };

@@ -177,6 +177,33 @@ static void roff_font(FILE *f, const char *font, const char *s)
 	fputs("\\fR", f);
 }
 
+/* "Reads ..." for a command run alone (CMD_READS in cmd.h) */
+static void man_reads(FILE *f, unsigned int flags)
+{
+	static const char *const kinds[] = {
+		"graph", "stacks", "chains", "counters", "lock_stat",
+	};
+	unsigned int what = flags >> CMD_READS_SHIFT, k, n = 0;
+
+	if (!(flags & CMD_NEEDS_MODEL))
+		return;
+	if (!what || what == LD_LOAD_ALL) {
+		fputs("Reads everything.\n", f);
+		return;
+	}
+	if (what & ~LD_LOAD_STATS)
+		what |= LD_LOAD_GRAPH;
+	fputs("Run alone, reads only the ", f);
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		if (!(what & (1u << k)))
+			continue;
+		if (n++)
+			fputs(what >> (k + 1) ? ", " : " and ", f);
+		fputs(kinds[k], f);
+	}
+	fputs(".\n", f);
+}
+
 void print_man(FILE *f)
 {
 	unsigned int i, k;
@@ -210,6 +237,12 @@ void print_man(FILE *f)
 	      "never as zero: the stock /proc files have no stack traces, no dependency types and no "
 	      "entries of distance greater than one; without CONFIG_PROVE_LOCKING there are no FD/BD, "
 	      "usage bits, dependencies or chains; \\fBinfo\\fR says what the loaded data lacks.\n"
+	      ".PP\nA command given on the command line reads only the kinds of data it looks at "
+	      "(each command below says which: the graph \\(em classes, usage bits and dependencies \\(em, "
+	      "stacks, chains, counters, lock_stat): \\fBstats\\fR reads the counters alone, not the "
+	      "tens of MiB of classes and chains of a big kernel.  So a damaged file that a command does "
+	      "not read does not stop it; \\fBinfo\\fR and \\fBsave\\fR read everything.  The "
+	      "interactive shell and batch mode read everything, once.\n"
 	      ".SH OPTIONS\n"
 	      ".TP\n\\fB\\-j\\fR, \\fB\\-\\-json\\fR\nJSON output, one document per command on one line.\n"
 	      ".TP\n\\fB\\-p\\fR, \\fB\\-\\-pretty\\fR\nIndented JSON (implies \\fB\\-j\\fR).\n"
@@ -234,6 +267,7 @@ void print_man(FILE *f)
 		fputc('\n', f);
 		roff(f, c->help);
 		fputc('\n', f);
+		man_reads(f, c->flags);
 		if (c->alias) {
 			fputs("Alias: ", f);
 			roff_font(f, "\\fB", c->alias);
@@ -288,6 +322,8 @@ void print_man(FILE *f)
 	      ".TP\n\\fBLOCKDEP_TOOL_TIMING\\fR\nWhen set, print to standard error where the load's time went "
 	      "(\\fBtime load:\\fR\\fIphase\\fR \\fIms\\fR\\fB ms\\fR, then the total and the anonymous memory held) "
 	      "and, in batch mode, the time of each command (\\fBtime\\fR \\fIcommand\\fR \\fIms\\fR\\fB ms\\fR).\n"
+	      ".TP\n\\fBLOCKDEP_TOOL_LOAD_ALL\\fR\nWhen set, a command on the command line reads everything, "
+	      "as the shell does (the tests compare both).\n"
 	      ".TP\n\\fBSOURCE_DATE_EPOCH\\fR\nReplaces the capture time written by \\fBsave\\fR.\n"
 	      ".SH FILES\n"
 	      ".TP\n\\fI/proc/lockdep\\fR, \\fI/proc/lockdep_chains\\fR, \\fI/proc/lockdep_stats\\fR, \\fI/proc/lock_stat\\fR\n"

@@ -88,18 +88,24 @@ static void print_anon_memory(void)
 int ctx_model(struct ctx *ctx)
 {
 	struct ld_diag d = { "" };
+	unsigned int what = LD_LOAD_ALL;
 	uint32_t i;
 	int ret;
 
 	if (ctx->m)
 		return EXIT_OK;
+	/* one command: read only what it looks at (cmd.h) */
+	if (ctx->one_command && ctx->cmd &&
+	    (ctx->cmd->flags >> CMD_READS_SHIFT) &&
+	    !getenv("LOCKDEP_TOOL_LOAD_ALL"))
+		what = ctx->cmd->flags >> CMD_READS_SHIFT;
 	if (ctx->nr_snapshots > 1)	/* the union: merge.h */
 		ret = ld_load_merged(&ctx->m, ctx->snapshots,
 				     ctx->nr_snapshots, &d);
 	else if (ctx->nr_snapshots == 1)
-		ret = ld_load_path(&ctx->m, ctx->snapshots[0], &d);
+		ret = ld_load_path_only(&ctx->m, ctx->snapshots[0], what, &d);
 	else
-		ret = ld_load_live(&ctx->m, ctx->root, 5, &d);
+		ret = ld_load_live_only(&ctx->m, ctx->root, 5, what, &d);
 	if (ret) {
 		err_msg("%s", d.msg[0] ? d.msg : strerror(-ret));
 		return EXIT_DATA;
@@ -315,9 +321,10 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (i < argc)
+	if (i < argc) {
+		ctx.one_command = true;
 		ret = cmd_run(&ctx, argc - i, argv + i);
-	else if (isatty(STDIN_FILENO))
+	} else if (isatty(STDIN_FILENO))
 		ret = repl_run(&ctx);
 	else
 		ret = run_batch(&ctx);

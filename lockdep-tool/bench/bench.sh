@@ -40,7 +40,7 @@ for fmt in proc export; do
 	size=$(du -sb "$dir" | cut -f1)
 	cat "$dir"/* > /dev/null
 	# alternate the two, so that a busy moment hits both alike
-	cat_t= load_t=
+	cat_t='' load_t=''
 	for _ in $(seq "$RUNS"); do
 		cat_t="$cat_t $(run_ms sh -c "cat $dir/* > /dev/null")"
 		load_t="$load_t $(run_ms "$BIN" -s "$dir" info)"
@@ -75,6 +75,17 @@ for fmt in proc export; do
 		     "${fault} ms here ($(awk -v a="$fault" -v b="$cat_ms" \
 			'BEGIN {printf "%.1f", b ? a / b : 0}')x cat)"
 	fi
+	# a command line reads only what its command looks at (cmd.h)
+	line=
+	for q in "stats" "classes --count" "chains --count" "deps @0"; do
+		t=
+		for _ in $(seq "$RUNS"); do
+			# shellcheck disable=SC2086 # q is several words
+			t="$t $(run_ms "$BIN" -s "$dir" $q)"
+		done
+		line="$line${line:+, }${q%% *} $(echo "$t" | median)"
+	done
+	echo "command lines:  $line ms, whole process (info, reading all: $load_ms)"
 	# per-command times inside one process (load excluded)
 	cls=$("$BIN" -s "$dir" -j classes --sort fd --reverse 2>/dev/null |
 	      jq -r '.classes[0].id')

@@ -148,6 +148,50 @@ done
 if [ -z "$sweep_fail" ]; then ok json_dot_sweep_all_fixtures
 else fail json_dot_sweep_all_fixtures "$sweep_fail"; fi
 
+# --- 3b. a command line reads only what its command looks at (CMD_READS) ----
+# ... and answers as if it had read everything: same output, same exit,
+# same errors (warnings may differ: they are about the files read).  The
+# one allowed difference: a full load that fails on a file the command
+# does not read.  Sources: directories, a snapshot file, lone files, live.
+"$ASAN_BIN" -s $FIX/handmade/export save "$WORK/only.snap" > /dev/null
+mkdir -p "$WORK/only-live/sys/kernel/debug" "$WORK/only-proc/proc"
+cp -r $FIX/handmade/export/lockdep "$WORK/only-live/sys/kernel/debug/"
+cp "$REAL"/lock* "$WORK/only-proc/proc/"
+only_fail=''
+only_n=0
+for src in "-s $FIX/handmade/prove" "-s $FIX/handmade/noprove" \
+	   "-s $FIX/handmade/export" "-s $FIX/handmade/export-inconsistent" \
+	   "-s $FIX/handmade/debug-off" "-s $FIX/analysis/irq" \
+	   "-s $FIX/analysis/rwsem" "-s $REAL" "-s $FIX/export-6.12.118-workload" \
+	   "-s $WORK/only.snap" "-s $REAL/lockdep" "-s $REAL/lockdep_stats" \
+	   "-s $REAL/lock_stat" "--sysroot $WORK/only-proc" \
+	   "--sysroot $WORK/only-live"; do
+	for c in "classes" "stats" "lockstat" "chains" "chains @0" \
+		 "deps @0 --depth 2" "deps @1 --reverse" "dot" "dot @1" \
+		 "why @0 @1" "why @1 @0" "path @0 @1" "cycles" "irq-check"; do
+		for j in "" -j; do
+			# shellcheck disable=SC2086
+			timeout 30 "$ASAN_BIN" $src $j $c > "$WORK/only.a" \
+				2> "$WORK/only.ae"
+			ra=$?
+			# shellcheck disable=SC2086
+			LOCKDEP_TOOL_LOAD_ALL=1 timeout 30 "$ASAN_BIN" $src $j $c \
+				> "$WORK/only.b" 2> "$WORK/only.be"
+			rb=$?
+			only_n=$((only_n + 1))
+			[ $rb = 3 ] && sane $ra "$WORK/only.ae" && continue
+			if [ $ra != $rb ] || ! cmp -s "$WORK/only.a" "$WORK/only.b" ||
+			   ! diff -q <(grep -v '^lockdep-tool: warning: ' "$WORK/only.ae") \
+				<(grep -v '^lockdep-tool: warning: ' "$WORK/only.be") \
+				> /dev/null; then
+				only_fail="$only_fail [$src $j $c: rc $ra/$rb]"
+			fi
+		done
+	done
+done
+if [ -z "$only_fail" ] && [ $only_n -gt 400 ]; then ok load_only_what_command_reads
+else fail load_only_what_command_reads "$only_n runs:$only_fail"; fi
+
 # --- 4. the tool agrees with the file it read --------------------------------
 if [ -e "$REAL" ]; then
 	want=$(grep -c '^[^ ].*: ' "$REAL/lockdep")
