@@ -48,6 +48,37 @@ time_reads() {
 
 ms() { awk -v s="$1" 'BEGIN { printf "%.1f ms", s * 1000 }'; }
 
+# time_tool ARGS...: seconds per run of lockdep-tool ARGS, whole process,
+# median of ROUNDS
+time_tool() {
+	i=0
+	while [ $i -lt "$ROUNDS" ]; do
+		t0=$(now)
+		lockdep-tool "$@" >/dev/null 2>&1
+		t1=$(now)
+		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.5f\n", b - a }'
+		i=$((i + 1))
+	done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+# lockdep-tool run alone reads what its command looks at: 'stats' the
+# counters, 'classes' the graph, 'info' everything; from the export and,
+# through a sysroot without debugfs, from the stock /proc files
+tool_times() {
+	mkdir -p /tmp/stock
+	ln -sfn /proc /tmp/stock/proc
+	for src in "" "--sysroot /tmp/stock"; do
+		line=
+		for c in info "classes --count" stats; do
+			# shellcheck disable=SC2086 # several words each
+			line="$line${line:+, }${c%% *} $(ms "$(time_tool $src $c)")"
+		done
+		label=export
+		[ -n "$src" ] && label="/proc files"
+		echo "  lockdep-tool, $label: $line"
+	done
+}
+
 compare() {	# LABEL GOAL-NOTE
 	cat /proc/lockdep >/dev/null	# the first read adds chains of its own
 	[ -d $EXP ] && cat $EXP/* >/dev/null
@@ -71,6 +102,7 @@ compare() {	# LABEL GOAL-NOTE
 	echo "${line%,}"
 	awk -v p="$proc" -v e="$exp" -v g="$2" 'BEGIN {
 		if (e > 0) printf "  export/proc: the export is %.2fx as fast as /proc/lockdep (%s)\n", p / e, g }'
+	tool_times
 }
 
 # The goal (an export at least twice as fast, despite carrying more) is
