@@ -185,12 +185,8 @@ static void man_reads(FILE *f, unsigned int flags)
 	};
 	unsigned int what = flags >> CMD_READS_SHIFT, k, n = 0;
 
-	if (!(flags & CMD_NEEDS_MODEL))
+	if (!what || what == LD_LOAD_ALL)
 		return;
-	if (!what || what == LD_LOAD_ALL) {
-		fputs("Reads everything.\n", f);
-		return;
-	}
 	if (what & ~LD_LOAD_STATS)
 		what |= LD_LOAD_GRAPH;
 	fputs("Run alone, reads only the ", f);
@@ -237,12 +233,12 @@ void print_man(FILE *f)
 	      "never as zero: the stock /proc files have no stack traces, no dependency types and no "
 	      "entries of distance greater than one; without CONFIG_PROVE_LOCKING there are no FD/BD, "
 	      "usage bits, dependencies or chains; \\fBinfo\\fR says what the loaded data lacks.\n"
-	      ".PP\nA command given on the command line reads only the kinds of data it looks at "
-	      "(each command below says which: the graph \\(em classes, usage bits and dependencies \\(em, "
-	      "stacks, chains, counters, lock_stat): \\fBstats\\fR reads the counters alone, not the "
-	      "tens of MiB of classes and chains of a big kernel.  So a damaged file that a command does "
-	      "not read does not stop it; \\fBinfo\\fR and \\fBsave\\fR read everything.  The "
-	      "interactive shell and batch mode read everything, once.\n"
+	      ".PP\nA command given on the command line whose entry below says \\(lqRun alone, reads "
+	      "only\\(rq reads only those kinds of data (the graph \\(em classes, usage bits and "
+	      "dependencies \\(em, stacks, chains, counters, lock_stat): \\fBstats\\fR reads the "
+	      "counters alone, not the tens of MiB of classes and chains of a big kernel, and a damaged "
+	      "file that a command does not read does not stop it.  The other commands, the interactive "
+	      "shell, batch mode and a union of snapshots read everything.\n"
 	      ".SH OPTIONS\n"
 	      ".TP\n\\fB\\-j\\fR, \\fB\\-\\-json\\fR\nJSON output, one document per command on one line.\n"
 	      ".TP\n\\fB\\-p\\fR, \\fB\\-\\-pretty\\fR\nIndented JSON (implies \\fB\\-j\\fR).\n"

@@ -357,7 +357,10 @@ int ld_load_live(struct ld_model **mp, const char *root, int retries,
 		 struct ld_diag *d);
 /* A snapshot directory or a file written by ld_save(). */
 int ld_load_path(struct ld_model **mp, const char *path, struct ld_diag *d);
-/* The same, reading only @what (LD_LOAD_*); ld_save() refuses the result. */
+/*
+ * The same, reading only @what (LD_LOAD_*); ld_save() refuses the result.
+ * A union file (snapshot format 2) is read whole: m->loaded says so.
+ */
 int ld_load_live_only(struct ld_model **mp, const char *root, int retries,
 		      unsigned int what, struct ld_diag *d);
 int ld_load_path_only(struct ld_model **mp, const char *path,

@@ -98,6 +98,25 @@ static inline const char *model_cmp(const struct ld_model *a,
 	return NULL;
 }
 
+static inline int mc_num(struct ld_num a, struct ld_num b)
+{
+	return a.src != b.src || a.v != b.v;
+}
+
+/* a class's own fields, as read (not its stacks or lock_stat row) */
+static inline int mc_class(const struct ld_class *a, const struct ld_class *b)
+{
+	return mc_str(a->name, b->name) || mc_str(a->base, b->base) ||
+	       mc_str(a->key_sym, b->key_sym) || a->usage != b->usage ||
+	       a->usage_known != b->usage_known || mc_num(a->kid, b->kid) ||
+	       mc_num(a->ops, b->ops) || mc_num(a->fd, b->fd) ||
+	       mc_num(a->bd, b->bd) || mc_num(a->nr_after, b->nr_after) ||
+	       mc_num(a->nr_before, b->nr_before) ||
+	       mc_num(a->wait_inner, b->wait_inner) ||
+	       mc_num(a->wait_outer, b->wait_outer) ||
+	       mc_num(a->lock_type, b->lock_type);
+}
+
 /*
  * NULL when @part, a load of only @what (LD_LOAD_*) of the input @all was
  * read from, holds what @all holds of those kinds and nothing else.
@@ -120,8 +139,7 @@ static inline const char *model_cmp_part(const struct ld_model *all,
 		    all->nr_deps != part->nr_deps)
 			return "number of classes or dependencies";
 		for (i = 0; i < all->nr_classes; i++)
-			if (mc_str(all->classes[i].name, part->classes[i].name) ||
-			    all->classes[i].usage != part->classes[i].usage ||
+			if (mc_class(&all->classes[i], &part->classes[i]) ||
 			    (traces &&
 			     memcmp(all->classes[i].usage_trace,
 				    part->classes[i].usage_trace,
@@ -143,8 +161,17 @@ static inline const char *model_cmp_part(const struct ld_model *all,
 		if (all->nr_chains != part->nr_chains ||
 		    all->nr_chain_locks != part->nr_chain_locks ||
 		    mc_ids(all->chain_locks, part->chain_locks,
-			   all->nr_chain_locks))
+			   all->nr_chain_locks) ||
+		    (all->chain_reads && all->nr_chain_locks &&
+		     memcmp(all->chain_reads, part->chain_reads,
+			    all->nr_chain_locks)))
 			return "chains";
+		for (i = 0; i < all->nr_chains; i++)
+			if (all->chains[i].irq_context !=
+				    part->chains[i].irq_context ||
+			    all->chains[i].depth != part->chains[i].depth ||
+			    all->chains[i].key != part->chains[i].key)
+				return "a chain";
 	} else if (part->nr_chains || part->have.chains) {
 		return "chains not asked for";
 	}
@@ -159,12 +186,20 @@ static inline const char *model_cmp_part(const struct ld_model *all,
 	if (what & LD_LOAD_STATS) {
 		if (all->nr_stats != part->nr_stats)
 			return "counters";
+		for (i = 0; i < all->nr_stats; i++)
+			if (mc_str(all->stats[i].key, part->stats[i].key) ||
+			    all->stats[i].value != part->stats[i].value ||
+			    mc_num(all->stats[i].max, part->stats[i].max))
+				return "a counter";
 	} else if (part->nr_stats || part->have.stats) {
 		return "counters not asked for";
 	}
 	if (what & LD_LOAD_LOCKSTAT) {
 		if (all->nr_lockstat != part->nr_lockstat)
 			return "lock_stat";
+		for (i = 0; i < all->nr_lockstat; i++)
+			if (all->lockstat[i].class != part->lockstat[i].class)
+				return "a lock_stat row's class";
 	} else if (part->nr_lockstat || part->have.lockstat) {
 		return "lock_stat not asked for";
 	}

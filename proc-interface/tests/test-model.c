@@ -829,52 +829,83 @@ static void test_fd_bd_all(void)
  * what was not asked for is unknown (not read, not empty), the rest is
  * what a full load holds, and such a model cannot be saved.
  */
+static void load_only(const char *path, const char *label)
+{
+	struct ld_model *all = NULL, *m;
+	struct ld_diag d;
+	char *buf = NULL;
+	const char *diff;
+	unsigned int what, want;
+	size_t len = 0;
+	FILE *f;
+
+	if (ld_load_path(&all, path, &d)) {
+		printf("# load %s: %s\n", label, d.msg);
+		failed_here = 1;
+		return;
+	}
+	for (what = 1; what <= LD_LOAD_ALL; what++) {
+		/* the graph comes with the others: it names their classes */
+		want = what & ~LD_LOAD_STATS ? what | LD_LOAD_GRAPH : what;
+		m = NULL;
+		if (ld_load_path_only(&m, path, what, &d)) {
+			printf("# %s, 0x%x: %s\n", label, what, d.msg);
+			failed_here = 1;
+			continue;
+		}
+		diff = model_cmp_part(all, m, want);
+		if (diff) {
+			printf("# %s, 0x%x: %s differs\n", label, what, diff);
+			failed_here = 1;
+		}
+		f = open_memstream(&buf, &len);
+		CHECK(f && !ld_save(m, f, &d) == (want == LD_LOAD_ALL));
+		if (f)
+			fclose(f);
+		free(buf);
+		buf = NULL;
+		ld_model_free(m);
+	}
+	ld_model_free(all);
+}
+
+/*
+ * Loads of part of the data (ld_load_*_only), every combination of kinds,
+ * from directories, lone files and snapshot files: what was not asked for
+ * is unknown (not read, not empty), the rest is what a full load holds,
+ * and such a model cannot be saved.
+ */
 static void test_load_only(void)
 {
 	static const char *const srcs[] = {
 		"handmade/export", "handmade/prove", "handmade/noprove",
 		"stock-6.12.118-workload", "export-6.12.118-workload",
 		"stock-6.12.118-workload/lockdep_stats",
+		"stock-6.12.118-workload/lockdep",
 	};
-	struct ld_model *all, *m;
+	struct ld_model *m;
 	struct ld_diag d;
-	char path[4096], *buf = NULL;
-	const char *diff;
-	unsigned int i, what, want;
-	size_t len = 0;
+	char path[4096], snap[] = "/tmp/test-model-snap.XXXXXX";
+	unsigned int i;
 	FILE *f;
+	int fd;
 
 	for (i = 0; i < ARRAY_SIZE(srcs); i++) {
 		snprintf(path, sizeof(path), "%s/%s", fixdir, srcs[i]);
-		all = load(srcs[i]);
-		if (!all)
-			continue;
-		for (what = 1; what <= LD_LOAD_ALL; what++) {
-			/* the graph comes with the others: it names classes */
-			want = what & ~LD_LOAD_STATS ? what | LD_LOAD_GRAPH :
-						       what;
-			m = NULL;
-			if (ld_load_path_only(&m, path, what, &d)) {
-				printf("# %s, 0x%x: %s\n", srcs[i], what,
-				       d.msg);
-				failed_here = 1;
-				continue;
-			}
-			diff = model_cmp_part(all, m, want);
-			if (diff) {
-				printf("# %s, 0x%x: %s differs\n", srcs[i],
-				       what, diff);
-				failed_here = 1;
-			}
-			f = open_memstream(&buf, &len);
-			CHECK(f && !ld_save(m, f, &d) == (want == LD_LOAD_ALL));
-			if (f)
-				fclose(f);
-			free(buf);
-			buf = NULL;
-			ld_model_free(m);
+		load_only(path, srcs[i]);
+		/* the same, saved to a snapshot file */
+		m = load(srcs[i]);
+		fd = mkstemp(snap);
+		f = fd < 0 ? NULL : fdopen(fd, "w");
+		CHECK(m && f && !ld_save(m, f, &d));
+		if (f)
+			fclose(f);
+		if (fd >= 0) {
+			load_only(snap, srcs[i]);
+			unlink(snap);
 		}
-		ld_model_free(all);
+		memcpy(snap + strlen(snap) - 6, "XXXXXX", 6);
+		ld_model_free(m);
 	}
 	report("load_only_reads_what_was_asked");
 }
