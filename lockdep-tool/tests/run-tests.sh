@@ -177,7 +177,9 @@ for src in "-s $FIX/handmade/prove" "-s $FIX/handmade/noprove" \
 		 "chains --irq-context softirq --count" "deps @0 --depth 2" \
 		 "deps @1 --reverse" "dot" "dot @1" "dot --path @0 @1" \
 		 "why @0 @1" "why @1 @0" "path @0 @1" "path --all @1 @0" \
-		 "cycles" "cycles --weak" "irq-check"; do
+		 "cycles" "cycles --weak" "irq-check" \
+		 "report $FIX/reports/abba.console" \
+		 "report $FIX/reports/hardirq-safe-unsafe.console --brief"; do
 		for j in "" -j; do
 			# shellcheck disable=SC2086
 			timeout 30 "$ASAN_BIN" $src $j $c > "$WORK/only.a" \
