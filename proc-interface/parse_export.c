@@ -1101,7 +1101,8 @@ stats:
 			m->consistent = false;
 	}
 	m->from_export = true;
-	m->has_generation = true;
+	/* none read: a load of the counters from an export without them */
+	m->has_generation = !first;
 	m->generation = gen;
 	if (!m->consistent)
 		ld_warn(m,

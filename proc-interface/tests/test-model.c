@@ -497,6 +497,15 @@ static void test_export_edges(void)
 	}
 	report("export_escapes_and_suffixes");
 
+	/* the counters of an export without them: nothing, no generation */
+	m = NULL;
+	CHECK(!ld_load_buffers_only(&m, in, 1, LD_LOAD_STATS, &d));
+	if (m)
+		CHECK(m->from_export && !m->has_generation &&
+		      !m->have.classes && !m->have.stats && !m->nr_classes);
+	ld_model_free(m);
+	report("export_counters_only_without_counters");
+
 	expect_error("lockdep/classes", "# lockdep classes 2 generation 1\n",
 		     "unsupported format version 2");
 	expect_error("lockdep/classes",
