@@ -85,6 +85,18 @@ static void print_anon_memory(void)
 		fclose(f);
 }
 
+/* The load's warnings, once (the shell's completion loads quietly) */
+static void print_warnings(struct ctx *ctx)
+{
+	uint32_t i;
+
+	if (ctx->warned)
+		return;
+	for (i = 0; i < ctx->m->nr_warnings; i++)
+		warn_msg("%s", ctx->m->warnings[i]);
+	ctx->warned = true;
+}
+
 int ctx_model(struct ctx *ctx)
 {
 	struct ld_diag d = { "" };
@@ -92,8 +104,10 @@ int ctx_model(struct ctx *ctx)
 	uint32_t i;
 	int ret;
 
-	if (ctx->m)
+	if (ctx->m) {
+		print_warnings(ctx);
 		return EXIT_OK;
+	}
 	/* one command: read only what it looks at (cmd.h) */
 	if (ctx->one_command && ctx->cmd &&
 	    (ctx->cmd->flags >> CMD_READS_SHIFT) &&
@@ -123,11 +137,7 @@ int ctx_model(struct ctx *ctx)
 		fprintf(stderr, "time load %.3f ms\n", sum);
 		print_anon_memory();
 	}
-	if (!ctx->warned) {
-		for (i = 0; i < ctx->m->nr_warnings; i++)
-			warn_msg("%s", ctx->m->warnings[i]);
-		ctx->warned = true;
-	}
+	print_warnings(ctx);
 	return EXIT_OK;
 }
 

@@ -311,7 +311,8 @@ if command -v expect > /dev/null; then
 	HIST=$WORK/history
 	rm -f "$HIST"
 	if LOCKDEP_TOOL_HISTORY=$HIST timeout 60 expect "$TESTS/repl.exp" \
-		"$ASAN_BIN" "$FIX/handmade/prove" > "$WORK/repl.log" 2>&1 &&
+		"$ASAN_BIN" "$FIX/handmade/prove" "$FIX/handmade/export-inconsistent" \
+		> "$WORK/repl.log" 2>&1 &&
 	   grep -q '^stats$' "$HIST"
 	then ok repl_pty_completion_history
 	else fail repl_pty_completion_history "$(tail -n 8 "$WORK/repl.log")"; fi
