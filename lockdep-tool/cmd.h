@@ -46,6 +46,7 @@ enum {
 	CMD_NEEDS_MODEL = 1 << 0,
 	CMD_PLANNED = 1 << 1, /* in the table, not implemented yet */
 	CMD_REPL_ONLY = 1 << 2,
+	CMD_JSON_STACKS = 1 << 3, /* -j output carries stacks: LD_LOAD_TRACES */
 };
 /*
  * CMD_READS(LD_LOAD_...): what the command looks at, so that when it is

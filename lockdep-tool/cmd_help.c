@@ -197,6 +197,8 @@ static void man_reads(FILE *f, unsigned int flags)
 			fputs(what >> (k + 1) ? ", " : " and ", f);
 		fputs(kinds[k], f);
 	}
+	if (flags & CMD_JSON_STACKS)
+		fputs(" (with \\fB\\-j\\fR, the stacks too)", f);
 	fputs(".\n", f);
 }
 

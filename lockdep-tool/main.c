@@ -111,8 +111,11 @@ int ctx_model(struct ctx *ctx)
 	/* one command: read only what it looks at (cmd.h) */
 	if (ctx->one_command && ctx->cmd &&
 	    (ctx->cmd->flags >> CMD_READS_SHIFT) &&
-	    !getenv("LOCKDEP_TOOL_LOAD_ALL"))
+	    !getenv("LOCKDEP_TOOL_LOAD_ALL")) {
 		what = ctx->cmd->flags >> CMD_READS_SHIFT;
+		if (ctx->json && (ctx->cmd->flags & CMD_JSON_STACKS))
+			what |= LD_LOAD_TRACES;
+	}
 	if (ctx->nr_snapshots > 1)	/* the union: merge.h */
 		ret = ld_load_merged(&ctx->m, ctx->snapshots,
 				     ctx->nr_snapshots, &d);
