@@ -201,6 +201,11 @@ int read_log(struct ctx *ctx, const char *file, char **data, size_t *len)
 		ret = read_fd(fd, data, len);
 		close(fd);
 	} else if (file) {
+		/* the shell and batch mode read their commands from there */
+		if (!ctx->one_command)
+			return usage_error(
+				ctx,
+				"'-' (standard input) works on the command line only: here it holds the commands");
 		ret = read_fd(STDIN_FILENO, data, len);
 	} else {
 		/* the kernel log buffer, as dmesg reads it */

@@ -287,14 +287,16 @@ void print_man(FILE *f)
 			fputs("\n.RE\n", f);
 		}
 	}
-	fputs(".PP\nPlanned, accepted as names but not implemented yet:", f);
-	for (i = 0; i < cmd_table_size; i++)
-		if (cmd_table[i].flags & CMD_PLANNED) {
-			fputc(' ', f);
-			roff_font(f, "\\fB", cmd_table[i].name);
-		}
-	fputs(".\n"
-	      ".SH JSON OUTPUT\n"
+	for (i = k = 0; i < cmd_table_size; i++) {
+		if (!(cmd_table[i].flags & CMD_PLANNED))
+			continue;
+		fputs(k++ ? " " :
+			    ".PP\nPlanned, accepted as names but not implemented yet: ",
+		      f);
+		roff_font(f, "\\fB", cmd_table[i].name);
+	}
+	fputs(k ? ".\n" : "", f);
+	fputs(".SH JSON OUTPUT\n"
 	      "Every command accepts \\fB\\-j\\fR.  Each document is an object with "
 	      "\\fBformat_version\\fR (currently 1) and \\fBcommand\\fR.  A class object carries at least "
 	      "\\fBid\\fR, \\fBname\\fR, \\fBusage\\fR (array of state words such as \\fBhardirq\\-safe\\fR), "

@@ -5,6 +5,7 @@
  * batch mode, `help` and the man page.  Also lookup, option parsing and
  * the line splitter.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,7 @@ const unsigned int cmd_table_size = sizeof(cmd_table) / sizeof(cmd_table[0]);
 const struct cmd_entry *cmd_lookup(const char *name, char *err, size_t size)
 {
 	const struct cmd_entry *found = NULL;
+	char q[LD_QBUF];
 	size_t len = strlen(name), o;
 	unsigned int i, nr = 0;
 
@@ -210,10 +212,12 @@ const struct cmd_entry *cmd_lookup(const char *name, char *err, size_t size)
 	if (nr == 1)
 		return found;
 	if (!nr) {
-		snprintf(err, size, "unknown command: %s (try 'help')", name);
+		snprintf(err, size, "unknown command: %s (try 'help')",
+			 ld_quote(name, len, q, sizeof(q)));
 		return NULL;
 	}
-	o = snprintf(err, size, "ambiguous command: %s, could be:", name);
+	o = snprintf(err, size, "ambiguous command: %s, could be:",
+		     ld_quote(name, len, q, sizeof(q)));
 	for (i = 0; i < cmd_table_size && o < size; i++)
 		if (!strncmp(cmd_table[i].name, name, len))
 			o += snprintf(err + o, size - o, "%s %s",
@@ -259,18 +263,18 @@ int cmd_run(struct ctx *ctx, int argc, char **argv)
 {
 	const struct cmd_entry *cmd;
 	struct cmd_args a;
-	char err[256];
+	char err[256], q[LD_QBUF];
 	bool dashdash = false;
 	int i, ret;
 
 	if (argc < 1)
 		return EXIT_OK;
 	cmd = cmd_lookup(argv[0], err, sizeof(err));
-	if (!cmd) {
-		err_msg("%s", err);
-		return EXIT_USAGE;
-	}
+	if (!cmd)
+		return usage_error(ctx, "%s", err);
 	ctx->cmd = cmd;
+	if ((cmd->flags & CMD_REPL_ONLY) && ctx->one_command)
+		return usage_error(ctx, "only in the interactive shell");
 	memset(&a, 0, sizeof(a));
 	a.argv = calloc(argc, sizeof(char *));
 	if (!a.argv) {
@@ -278,7 +282,7 @@ int cmd_run(struct ctx *ctx, int argc, char **argv)
 		return EXIT_DATA;
 	}
 	for (i = 1; i < argc; i++) {
-		char *s = argv[i], *eq = NULL;
+		char *s = argv[i], *eq = NULL, *val = NULL;
 		const struct cmd_opt *o;
 		int idx;
 
@@ -301,15 +305,31 @@ int cmd_run(struct ctx *ctx, int argc, char **argv)
 			o = find_opt(cmd, s + 2,
 				     eq ? (size_t)(eq - s - 2) : strlen(s + 2),
 				     0, &idx);
+			if (eq)
+				val = eq + 1;
 		} else {
-			o = s[2] ? NULL : find_opt(cmd, NULL, 0, s[1], &idx);
+			o = find_opt(cmd, NULL, 0, s[1], &idx);
+			/* -d3 is -d 3, as getopt takes it; flags stand alone */
+			if (o && s[2]) {
+				if (o->arg)
+					val = s + 2;
+				else
+					o = NULL;
+			}
 		}
 		if (!o) {
 			free(a.argv);
-			return usage_error(ctx, "unknown option '%s'", s);
+			return usage_error(ctx, "unknown option '%s'",
+					   ld_quote(s, strlen(s), q,
+						    sizeof(q)));
+		}
+		if (a.set[idx]) {
+			free(a.argv);
+			return usage_error(ctx, "option '--%s' given twice",
+					   o->name);
 		}
 		if (!o->arg) {
-			if (eq) {
+			if (val) {
 				free(a.argv);
 				return usage_error(
 					ctx, "option '--%s' takes no value",
@@ -318,8 +338,8 @@ int cmd_run(struct ctx *ctx, int argc, char **argv)
 			a.set[idx] = true;
 			continue;
 		}
-		if (eq) {
-			a.val[idx] = eq + 1;
+		if (val) {
+			a.val[idx] = val;
 		} else if (i + 1 < argc) {
 			a.val[idx] = argv[++i];
 		} else {
@@ -336,9 +356,11 @@ int cmd_run(struct ctx *ctx, int argc, char **argv)
 					break;
 			if (!o->values[k]) {
 				free(a.argv);
-				return usage_error(ctx,
-						   "bad value '%s' for --%s",
-						   a.val[idx], o->name);
+				return usage_error(
+					ctx, "bad value '%s' for --%s",
+					ld_quote(a.val[idx], strlen(a.val[idx]),
+						 q, sizeof(q)),
+					o->name);
 			}
 		}
 		a.set[idx] = true;
@@ -368,16 +390,21 @@ int cmd_run(struct ctx *ctx, int argc, char **argv)
 bool opt_uint(struct ctx *ctx, struct cmd_args *a, int idx, const char *name,
 	      unsigned long max, unsigned long *v, int *ret)
 {
-	char *end;
+	char *end, q[LD_QBUF];
 	unsigned long x;
 
 	if (!a->set[idx])
 		return true;
+	errno = 0;
 	x = strtoul(a->val[idx], &end, 10);
-	if (!*a->val[idx] || *end || a->val[idx][0] == '-' || x > max) {
+	/* strtoul() would take leading blanks and signs */
+	if (a->val[idx][0] < '0' || a->val[idx][0] > '9' || *end || errno ||
+	    x > max) {
 		*ret = usage_error(
 			ctx, "--%s wants a number from 0 to %lu, got '%s'",
-			name, max, a->val[idx]);
+			name, max,
+			ld_quote(a->val[idx], strlen(a->val[idx]), q,
+				 sizeof(q)));
 		return false;
 	}
 	*v = x;
@@ -397,24 +424,24 @@ int cmd_split(const char *line, char ***argvp, int *argcp, char *err,
 	      size_t size)
 {
 	size_t len = strlen(line), o;
-	char **argv = NULL, *buf;
+	char **argv = NULL, *buf, *word;
 	int argc = 0;
 	const char *p = line;
 
 	*argvp = NULL;
 	*argcp = 0;
+	/* each word is built here, then copied at its own size */
+	buf = malloc(len + 1);
+	if (!buf)
+		goto nomem;
 	for (;;) {
 		char quote = 0;
-		bool any = false;
 		char **nv;
 
 		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
 			p++;
 		if (!*p || *p == '#')
 			break;
-		buf = malloc(len + 1);
-		if (!buf)
-			goto nomem;
 		o = 0;
 		for (; *p; p++) {
 			if (quote) {
@@ -432,8 +459,8 @@ int cmd_split(const char *line, char ***argvp, int *argcp, char *err,
 				break;
 			if (*p == '\'' || *p == '"') {
 				quote = *p;
-				any = true;
-			} else if (*p == '\\' && p[1]) {
+			} else if (*p == '\\' && p[1] && p[1] != '\n' &&
+				   p[1] != '\r') {
 				buf[o++] = *++p;
 			} else {
 				buf[o++] = *p;
@@ -445,21 +472,23 @@ int cmd_split(const char *line, char ***argvp, int *argcp, char *err,
 			snprintf(err, size, "unterminated %c quote", quote);
 			return -1;
 		}
-		(void)any;
 		buf[o] = '\0';
-		nv = realloc(argv, (argc + 2) * sizeof(char *));
+		word = strdup(buf);
+		nv = word ? realloc(argv, (argc + 2) * sizeof(char *)) : NULL;
 		if (!nv) {
-			free(buf);
+			free(word);
 			goto nomem;
 		}
 		argv = nv;
-		argv[argc++] = buf;
+		argv[argc++] = word;
 		argv[argc] = NULL;
 	}
+	free(buf);
 	*argvp = argv;
 	*argcp = argc;
 	return 0;
 nomem:
+	free(buf);
 	cmd_free_argv(argv, argc);
 	snprintf(err, size, "out of memory");
 	return -1;

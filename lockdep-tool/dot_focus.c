@@ -8,6 +8,7 @@
  * have gets r<N> and its colour from the usage characters the report
  * printed.  Sorted output: the same input gives the same bytes.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,14 +212,17 @@ static int focus_report(struct ctx *ctx, const char *num, const char *log)
 	} *edge = NULL;
 	uint32_t ne = 0;
 	FILE *f = ctx->out;
-	char *end;
+	unsigned long x;
+	char *end, q[LD_QBUF];
 	int ret;
 
-	n = strtoul(num, &end, 10);
-	if (!*num || *end || !n)
+	errno = 0;
+	x = strtoul(num, &end, 10);
+	n = x;
+	if (*num < '0' || *num > '9' || *end || !n || n != x || errno)
 		return usage_error(
 			ctx, "--report wants a report number from 1, got '%s'",
-			num);
+			ld_quote(num, strlen(num), q, sizeof(q)));
 	ret = load_reports(ctx, log, &rs);
 	if (ret)
 		return ret;

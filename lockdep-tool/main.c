@@ -66,8 +66,8 @@ int usage_error(struct ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	if (ctx->cmd)
-		fprintf(stderr, "usage: " TOOL_NAME " %s %s\n", ctx->cmd->name,
-			ctx->cmd->usage);
+		fprintf(stderr, "usage: " TOOL_NAME " %s%s%s\n", ctx->cmd->name,
+			*ctx->cmd->usage ? " " : "", ctx->cmd->usage);
 	return EXIT_USAGE;
 }
 
@@ -255,6 +255,12 @@ static int run_batch(struct ctx *ctx)
 			break;
 	}
 	ret = found;
+	if (ferror(stdin)) {	/* a directory, a closed descriptor */
+		batch_where = NULL;
+		err_msg("reading commands from standard input: %s",
+			strerror(errno));
+		ret = EXIT_DATA;
+	}
 stop:
 	batch_where = NULL;
 	free(line);
@@ -278,6 +284,7 @@ static struct ld_model *volatile exit_model; /* see the end of main() */
 int main(int argc, char **argv)
 {
 	struct ctx ctx = { 0 };
+	char q[LD_QBUF];
 	int i, ret;
 
 	/* a closed pipe is not an error worth a signal: see the end */
@@ -326,7 +333,8 @@ int main(int argc, char **argv)
 			i++;
 			break;
 		} else if (a[0] == '-' && a[1]) {
-			err_msg("unknown option '%s'", a);
+			err_msg("unknown option '%s'",
+				ld_quote(a, strlen(a), q, sizeof(q)));
 			print_main_usage(stderr);
 			return EXIT_USAGE;
 		} else {

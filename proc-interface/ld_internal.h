@@ -126,9 +126,6 @@ int ld_diag(struct ld_diag *d, const struct ld_lines *l, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int ld_diagf(struct ld_diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Quote up to 32 bytes of input for a message, escaping the unprintable. */
-const char *ld_quote(const char *s, size_t len, char *buf, size_t size);
-#define LD_QBUF 160
 
 int ld_warn(struct ld_model *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -389,6 +389,13 @@ int ld_save(const struct ld_model *m, FILE *f, struct ld_diag *d);
 
 void ld_model_free(struct ld_model *m);
 
+/*
+ * Quote up to 32 bytes of input for a message, escaping the unprintable
+ * (\xNN), '\\' and '\'', "..." after a cut; @size LD_QBUF is enough.
+ */
+const char *ld_quote(const char *s, size_t len, char *buf, size_t size);
+#define LD_QBUF 160
+
 /* Queries -------------------------------------------------------------- */
 
 /* Exact display-name lookup: number of matches, ids in @ids (up to max). */

@@ -291,6 +291,22 @@ else
 	skip write_error_exit_3 "no /dev/full"
 fi
 
+# batch mode: a stdin that cannot be read is an error, not an empty batch
+"$ASAN_BIN" -s $FIX/handmade/prove < "$TESTS" > /dev/null 2> "$WORK/stdin.err"
+rc=$?
+if [ $rc = 3 ] && grep -q 'reading commands from standard input' "$WORK/stdin.err"
+then ok batch_stdin_read_error_exit_3
+else fail batch_stdin_read_error_exit_3 "rc $rc $(head -c 300 "$WORK/stdin.err")"; fi
+# a line of many words takes memory for the line, not words x line (the
+# release binary: a sanitizer's reservations do not fit under ulimit -v)
+python3 -c "print('classes ' + ' '.join(['x'] * 20000))" > "$WORK/words.in"
+(ulimit -v 400000; "$BIN" -s $FIX/handmade/prove < "$WORK/words.in") \
+	> /dev/null 2> "$WORK/words.err"
+rc=$?
+if [ $rc = 2 ] && grep -q 'too many arguments' "$WORK/words.err"
+then ok batch_many_words_small_memory
+else fail batch_many_words_small_memory "rc $rc $(head -c 300 "$WORK/words.err")"; fi
+
 # --- 8. man page is generated from the command table --------------------------
 if "$BIN" --man-page | cmp -s - "$SRCDIR/lockdep-tool.8"; then
 	ok man_page_current

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/prove dot --report 4294967297 --log proc-interface/fixtures/reports/abba.console

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/prove deps @0 --depth 2 --depth 1
