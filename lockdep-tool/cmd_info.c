@@ -43,7 +43,9 @@ static bool have(const struct ld_model *m, unsigned int i)
 int cmd_info(struct ctx *ctx, struct cmd_args *a)
 {
 	const struct ld_model *m = ctx->m;
-	const char *where = ctx->nr_snapshots ? ctx->snapshots[0] : "live";
+	const char *where = ctx->nr_snapshots > 1 ? "union" :
+			    ctx->nr_snapshots ? ctx->snapshots[0] :
+						"live";
 	FILE *f = ctx->out;
 	unsigned int i;
 	struct jw w;
@@ -103,7 +105,11 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 		jw_doc_end(&w);
 		return EXIT_OK;
 	}
-	fprintf(f, "source:    %s\n", where);
+	if (ctx->nr_snapshots > 1)
+		fprintf(f, "source:    union of %d snapshots (-s)\n",
+			ctx->nr_snapshots);
+	else
+		fprintf(f, "source:    %s\n", where);
 	fprintf(f, "origin:    %s\n", m->origin ? m->origin : "unknown");
 	fprintf(f, "release:   %s\n", m->release ? m->release : "unknown");
 	fprintf(f, "captured:  %s\n", m->captured ? m->captured : "unknown");
@@ -113,6 +119,10 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 		fprintf(f, "consistent: %s (generation %llu)\n",
 			m->consistent ? "yes" : "NO",
 			(unsigned long long)m->generation);
+	else if (m->from_export)	/* a union of exports */
+		fprintf(f, "consistent: %s\n",
+			m->consistent ? "yes, each snapshot" :
+					"NO, not every snapshot");
 	else
 		fputs("consistent: not guaranteed (/proc files are read one after another)\n",
 		      f);

@@ -598,8 +598,18 @@ int ld_merge(struct ld_model **out, struct ld_model *const *in, uint32_t n,
 		return -ENOMEM;
 	if (ld_map_init(&b.deps, 1024) || ld_map_init(&b.names, 1024))
 		goto out;
-	for (s = 0; s < n; s++)	/* what all of them read */
+	m->from_export = true;
+	for (s = 0; s < n; s++) {	/* what all of them read, and said */
 		m->loaded &= in[s]->loaded;
+		m->from_export &= in[s]->from_export;
+		for (k = 0; k < in[s]->nr_warnings; k++)
+			if (ld_warn(m, "%s: %s",
+				    in[s]->origin ? in[s]->origin : "input",
+				    in[s]->warnings[k])) {
+				ret = -ENOMEM;
+				goto out;
+			}
+	}
 	m->have.classes = true;
 	m->have.usage = m->have.deps = m->have.dep_all_distances = true;
 	m->have.dep_types = m->have.traces = m->have.usage_traces = true;

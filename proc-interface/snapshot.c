@@ -92,20 +92,43 @@ static void free_data(char *data, size_t len, bool mapped)
 	ld_section_free_data(&s);
 }
 
-static int read_all(const char *path, char **data, size_t *len, bool *mapped,
-		    struct ld_diag *d)
+/*
+ * Open @path to read; with @regular, only a regular file: a FIFO or a
+ * device in a snapshot directory would block or never end (opened
+ * without blocking to look, then read as usual).  A path given alone may
+ * be a pipe: `-s <(ssh host cat /proc/lockdep)`.
+ */
+static int open_input(const char *path, bool regular, struct ld_diag *d)
+{
+	struct stat st;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | (regular ? O_NONBLOCK : 0));
+	if (fd < 0) {
+		err = errno;
+		ld_diagf(d, "%s: %s", path, strerror(err));
+		return -err;
+	}
+	if (regular && (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+			fcntl(fd, F_SETFL, 0))) {
+		close(fd);
+		ld_diagf(d, "%s: not a regular file", path);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+static int read_all(const char *path, bool regular, char **data, size_t *len,
+		    bool *mapped, struct ld_diag *d)
 {
 	size_t alloc = 65536, n = 0;
 	char *buf, *nb;
 	ssize_t r;
 	int fd, err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = errno;
-		ld_diagf(d, "%s: %s", path, strerror(err));
-		return -err;
-	}
+	fd = open_input(path, regular, d);
+	if (fd < 0)
+		return fd;
 	if (mapped) {
 		*mapped = map_file(fd, data, len);
 		if (*mapped) {
@@ -410,9 +433,12 @@ static char *read_release(const char *path)
 	struct ld_diag d;
 	size_t len;
 
-	if (read_all(path, &data, &len, NULL, &d))
+	if (read_all(path, true, &data, &len, NULL, &d))
 		return NULL;
 	nl = memchr(data, '\n', len);
+	if (nl)
+		*nl = '\0';
+	nl = strchr(data, '\r');	/* a copy made on another system */
 	if (nl)
 		*nl = '\0';
 	/* "/proc/version": "Linux version 6.12.x (...) ..." */
@@ -484,11 +510,13 @@ static int read_optional(struct ld_model *m, const char *name, const char *path,
 
 	if (!wanted(m, name)) {
 		/* not read, but the checks of build() see it is there */
-		if (stat(path, &st) || !S_ISREG(st.st_mode))
+		if (stat(path, &st))
 			return 0;
+		if (!S_ISREG(st.st_mode))	/* as read_all() would say */
+			return ld_diagf(d, "%s: not a regular file", path);
 		return add_skipped(m, name, path);
 	}
-	ret = read_all(path, &data, &len, &mapped, d);
+	ret = read_all(path, true, &data, &len, &mapped, d);
 	if (ret == -ENOENT) {
 		d->msg[0] = '\0';
 		return 0;
@@ -726,7 +754,13 @@ static int union_parse(const char *origin, const char *data, size_t len,
 	int ret = 0;
 
 	ld_lines_init(&l, origin, 0, data, len);
-	ld_lines_next(&l, &line, &ln); /* the magic: the caller read it */
+	/* the magic, which the caller read: as in version 1, nothing after */
+	if (!ld_lines_next(&l, &line, &ln))
+		return ld_diag(d, &l, "empty file");
+	if (ln != strlen(SNAP_MAGIC) + 1)
+		return ld_diag(d, &l, "expected '%s%d', got '%s'", SNAP_MAGIC,
+			       LD_SNAPSHOT_UNION_VERSION,
+			       ld_quote(line, ln, q, sizeof(q)));
 	if (!ld_lines_next(&l, &line, &ln))
 		return ld_diag(d, &l, "file ends in the header");
 	p = line;
@@ -804,6 +838,10 @@ static int union_parse(const char *origin, const char *data, size_t len,
 			      (unsigned long long)nparts);
 		goto fail;
 	}
+	if (l.last_unterminated) {
+		ret = ld_diag(d, &l, "missing newline after 'end': file cut short");
+		goto fail;
+	}
 	if (l.p != l.end) {
 		ret = ld_diag(d, &l, "data after the 'end' line");
 		goto fail;
@@ -831,74 +869,23 @@ static int load_union(struct ld_model **mp, const char *origin,
 	return ret;
 }
 
-int ld_load_parts(const char *path, struct ld_model **in, uint32_t *n,
-		  uint32_t max, struct ld_diag *d)
+/*
+ * A file given alone, read once (it may be a pipe), not a union: a
+ * snapshot file or a copied lockdep file.  Takes the data.
+ */
+static int load_file(struct ld_model **mp, const char *path, char *data,
+		     size_t len, bool mapped, unsigned int what,
+		     struct ld_diag *d)
 {
-	char *data;
-	size_t len;
-	bool mapped;
-	int ret;
-
-	d->msg[0] = '\0';
-	if (*n >= max)
-		return ld_diagf(d, "at most %u snapshots can be merged", max);
-	if (!is_dir(path)) {
-		ret = read_all(path, &data, &len, &mapped, d);
-		if (ret)
-			return ret;
-		if (snap_version(data, len) == LD_SNAPSHOT_UNION_VERSION) {
-			ret = union_parse(path, data, len, in, n, max, d);
-			free_data(data, len, mapped);
-			return ret;
-		}
-		free_data(data, len, mapped);
-	}
-	ret = ld_load_path(&in[*n], path, d);
-	if (!ret)
-		(*n)++;
-	return ret;
-}
-
-int ld_load_path(struct ld_model **mp, const char *path, struct ld_diag *d)
-{
-	return ld_load_path_only(mp, path, LD_LOAD_ALL, d);
-}
-
-int ld_load_path_only(struct ld_model **mp, const char *path,
-		      unsigned int what, struct ld_diag *d)
-{
-	struct ld_model *m;
+	struct ld_model *m = ld_model_new();
 	const char *kind;
-	char *data;
-	size_t len;
-	bool mapped;
 	int ret;
 
-	d->msg[0] = '\0';
-	m = ld_model_new();
-	if (!m)
-		return -ENOMEM;
-	m->loaded = load_what(what);
-	if (is_dir(path)) {
-		m->origin = strdup(path);
-		ret = load_dir(m, path, d);
-		if (ret) {
-			ld_model_free(m);
-			return ret;
-		}
-		return finish_load(m, mp, d);
-	}
-	ret = read_all(path, &data, &len, &mapped, d);
-	if (ret) {
-		ld_model_free(m);
-		return ret;
-	}
-	if (snap_version(data, len) == LD_SNAPSHOT_UNION_VERSION) {
-		ld_model_free(m);
-		ret = load_union(mp, path, data, len, d);
+	if (!m) {
 		free_data(data, len, mapped);
-		return ret;
+		return -ENOMEM;
 	}
+	m->loaded = load_what(what);
 	if (len >= strlen(SNAP_MAGIC) &&
 	    !memcmp(data, SNAP_MAGIC, strlen(SNAP_MAGIC))) {
 		ret = ld_snapshot_parse(m, path, data, len, d);
@@ -935,6 +922,75 @@ int ld_load_path_only(struct ld_model **mp, const char *path,
 		return ret;
 	}
 	return finish_load(m, mp, d);
+}
+
+int ld_load_parts(const char *path, struct ld_model **in, uint32_t *n,
+		  uint32_t max, struct ld_diag *d)
+{
+	char *data;
+	size_t len;
+	bool mapped;
+	int ret;
+
+	d->msg[0] = '\0';
+	if (*n >= max)
+		return ld_diagf(d, "at most %u snapshots can be merged", max);
+	if (is_dir(path)) {
+		ret = ld_load_path(&in[*n], path, d);
+	} else {
+		ret = read_all(path, false, &data, &len, &mapped, d);
+		if (ret)
+			return ret;
+		if (snap_version(data, len) == LD_SNAPSHOT_UNION_VERSION) {
+			ret = union_parse(path, data, len, in, n, max, d);
+			free_data(data, len, mapped);
+			return ret;
+		}
+		ret = load_file(&in[*n], path, data, len, mapped,
+				LD_LOAD_ALL, d);
+	}
+	if (!ret)
+		(*n)++;
+	return ret;
+}
+
+int ld_load_path(struct ld_model **mp, const char *path, struct ld_diag *d)
+{
+	return ld_load_path_only(mp, path, LD_LOAD_ALL, d);
+}
+
+int ld_load_path_only(struct ld_model **mp, const char *path,
+		      unsigned int what, struct ld_diag *d)
+{
+	struct ld_model *m;
+	char *data;
+	size_t len;
+	bool mapped;
+	int ret;
+
+	d->msg[0] = '\0';
+	if (is_dir(path)) {
+		m = ld_model_new();
+		if (!m)
+			return -ENOMEM;
+		m->loaded = load_what(what);
+		m->origin = strdup(path);
+		ret = load_dir(m, path, d);
+		if (ret) {
+			ld_model_free(m);
+			return ret;
+		}
+		return finish_load(m, mp, d);
+	}
+	ret = read_all(path, false, &data, &len, &mapped, d);
+	if (ret)
+		return ret;
+	if (snap_version(data, len) == LD_SNAPSHOT_UNION_VERSION) {
+		ret = load_union(mp, path, data, len, d);
+		free_data(data, len, mapped);
+		return ret;
+	}
+	return load_file(mp, path, data, len, mapped, what, d);
 }
 
 int ld_load_snapshot_buf(struct ld_model **mp, const char *origin,

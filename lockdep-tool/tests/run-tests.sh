@@ -254,6 +254,45 @@ if "$ASAN_BIN" --sysroot "$WORK/root" -j info |
 then ok live_prefers_export
 else fail live_prefers_export; fi
 
+# --- 5b. odd files: a FIFO, a pipe, a CRLF release, edited unions ----------
+# a FIFO in a snapshot directory is refused, read or not, never waited on
+mkdir -p "$WORK/odd"
+cp -r $FIX/handmade/prove "$WORK/odd/fifo"
+rm -f "$WORK/odd/fifo/lockdep_stats"
+mkfifo "$WORK/odd/fifo/lockdep_stats"
+odd_fail=''
+for c in info stats classes; do
+	timeout 10 "$ASAN_BIN" -s "$WORK/odd/fifo" $c > /dev/null 2> "$WORK/odd.err"
+	rc=$?
+	[ $rc = 3 ] && grep -q 'lockdep_stats: not a regular file' "$WORK/odd.err" ||
+		odd_fail="$odd_fail [fifo $c: rc $rc]"
+done
+# a snapshot read through a pipe joins a union (read once)
+"$ASAN_BIN" -s $FIX/handmade/prove save "$WORK/odd/prove.snap" > /dev/null
+n=$(timeout 10 "$ASAN_BIN" -s <(cat "$WORK/odd/prove.snap") \
+	-s $FIX/handmade/export classes --count 2> "$WORK/odd.err")
+[ "$n" = "$("$ASAN_BIN" -s "$WORK/odd/prove.snap" -s $FIX/handmade/export \
+	classes --count)" ] || odd_fail="$odd_fail [pipe in a union: '$n']"
+# a release copied with CRLF
+cp -r $FIX/handmade/prove "$WORK/odd/crlf"
+printf '6.12.0-crlf\r\n' > "$WORK/odd/crlf/osrelease"
+"$ASAN_BIN" -s "$WORK/odd/crlf" -j info | jq -e '.release == "6.12.0-crlf"' \
+	> /dev/null || odd_fail="$odd_fail [crlf release]"
+# a union file is held to the rules of version 1: nothing after the
+# magic, a newline after 'end'
+"$ASAN_BIN" -s $FIX/handmade/prove -s $FIX/handmade/export save \
+	"$WORK/odd/u.snap" > /dev/null
+sed '1s/$/ junk/' "$WORK/odd/u.snap" > "$WORK/odd/junk.snap"
+head -c -1 "$WORK/odd/u.snap" > "$WORK/odd/cut.snap"
+for f in junk cut; do
+	"$ASAN_BIN" -s "$WORK/odd/$f.snap" stats > /dev/null 2> "$WORK/odd.err"
+	rc=$?
+	[ $rc = 3 ] && grep -q "$f.snap:[0-9]*: " "$WORK/odd.err" ||
+		odd_fail="$odd_fail [$f union: rc $rc]"
+done
+if [ -z "$odd_fail" ]; then ok odd_files_fifo_pipe_crlf_union
+else fail odd_files_fifo_pipe_crlf_union "$odd_fail"; fi
+
 # --- 6. bad input: a clear error or a result, never a crash or a hang --------
 BAD=$WORK/bad
 mkdir -p "$BAD"
