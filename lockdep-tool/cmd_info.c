@@ -43,7 +43,7 @@ static bool have(const struct ld_model *m, unsigned int i)
 int cmd_info(struct ctx *ctx, struct cmd_args *a)
 {
 	const struct ld_model *m = ctx->m;
-	const char *where = ctx->nr_snapshots > 1 ? "union" :
+	const char *where = m->nr_parts ? "union" :
 			    ctx->nr_snapshots ? ctx->snapshots[0] :
 						"live";
 	FILE *f = ctx->out;
@@ -105,9 +105,8 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 		jw_doc_end(&w);
 		return EXIT_OK;
 	}
-	if (ctx->nr_snapshots > 1)
-		fprintf(f, "source:    union of %d snapshots (-s)\n",
-			ctx->nr_snapshots);
+	if (m->nr_parts)
+		fprintf(f, "source:    union of %u snapshots\n", m->nr_parts);
 	else
 		fprintf(f, "source:    %s\n", where);
 	fprintf(f, "origin:    %s\n", m->origin ? m->origin : "unknown");

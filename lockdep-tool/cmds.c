@@ -77,7 +77,7 @@ static const struct cmd_opt dot_opts[] = {
 	{ "report", 0, "N", NULL,
 	  "the classes and hops of report N of the kernel log (see 'report')" },
 	{ "log", 0, "FILE", NULL,
-	  "with --report: read this log instead of the kernel's" },
+	  "with --report: read this log instead of the kernel's (- as for 'report')" },
 	{ NULL }
 };
 static const struct cmd_opt path_opts[] = {
@@ -179,7 +179,7 @@ const struct cmd_entry cmd_table[] = {
 	  ARG_FILE, 0, diff_opts, cmd_diff },
 	{ "report", NULL, 0, 1, "[FILE] [--brief]",
 	  "lockdep reports in a kernel log, as records",
-	  "Parses every lockdep report in FILE (default: the kernel log; - for standard input): circular dependency, recursive locking, inconsistent lock state, safe -> unsafe order, irq lock inversion, invalid wait context, bad unlock balance, held lock freed, lock held at exit to user space, locks still held, nested lock not taken, bad contention, chain_key collision, suspicious RCU usage and the BUG: MAX_... too low! capacity reports.  Timestamps, log levels, caller ids, journal prefixes, > quoting, [inline] and file:line frames are understood.  A circular report lists the cycle in forward order with the stack of each hop and gets the canonical id of 'cycles'.  With -s each class is linked to the model.  Exit 1 when a report is found.",
+	  "Parses every lockdep report in FILE (default: the kernel log; - for standard input, on the command line only, since the shell and batch mode read their commands there): circular dependency, recursive locking, inconsistent lock state, safe -> unsafe order, irq lock inversion, invalid wait context, bad unlock balance, held lock freed, lock held at exit to user space, locks still held, nested lock not taken, bad contention, chain_key collision, suspicious RCU usage and the BUG: MAX_... too low! capacity reports.  Timestamps, log levels, caller ids, journal prefixes, > quoting, [inline] and file:line frames are understood.  A circular report lists the cycle in forward order with the stack of each hop and gets the canonical id of 'cycles'.  With -s each class is linked to the model.  Exit 1 when a report is found.",
 	  ARG_FILE, CMD_READS(LD_LOAD_GRAPH), report_opts, cmd_report },
 	{ "merge", NULL, 0, MAX_SNAPSHOTS, "[PATH...] [--all]",
 	  "the union of several snapshots, and how it matched classes",

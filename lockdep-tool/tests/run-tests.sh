@@ -282,6 +282,10 @@ printf '6.12.0-crlf\r\n' > "$WORK/odd/crlf/osrelease"
 # magic, a newline after 'end'
 "$ASAN_BIN" -s $FIX/handmade/prove -s $FIX/handmade/export save \
 	"$WORK/odd/u.snap" > /dev/null
+# a union file and one more: three snapshots
+"$ASAN_BIN" -s "$WORK/odd/u.snap" -s $FIX/handmade/noprove info 2>/dev/null |
+	grep -q '^source: *union of 3 snapshots$' ||
+	odd_fail="$odd_fail [union of a union file: count]"
 sed '1s/$/ junk/' "$WORK/odd/u.snap" > "$WORK/odd/junk.snap"
 head -c -1 "$WORK/odd/u.snap" > "$WORK/odd/cut.snap"
 for f in junk cut; do
