@@ -183,12 +183,10 @@ static void man_reads(FILE *f, unsigned int flags)
 	static const char *const kinds[] = {
 		"graph", "stacks", "chains", "counters", "lock_stat",
 	};
-	unsigned int what = flags >> CMD_READS_SHIFT, k, n = 0;
+	unsigned int what = ld_load_what(flags >> CMD_READS_SHIFT), k, n = 0;
 
-	if (!what || what == LD_LOAD_ALL)
+	if (what == LD_LOAD_ALL)
 		return;
-	if (what & ~LD_LOAD_STATS)
-		what |= LD_LOAD_GRAPH;
 	fputs("Run alone, reads only the ", f);
 	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		if (!(what & (1u << k)))
@@ -240,8 +238,8 @@ void print_man(FILE *f)
 	      "dependencies \\(em, stacks, chains, counters, lock_stat): \\fBstats\\fR reads the "
 	      "counters alone, not the tens of MiB of classes and chains of a big kernel, and a damaged "
 	      "file that a command does not read does not stop it (but a FIFO or a device in place of a "
-	      "file stops every command: only regular files are read from a directory).  The other commands, the interactive "
-	      "shell, batch mode and a union of snapshots read everything.\n"
+	      "file stops every command: only regular files are read from a directory).  The other "
+	      "commands, the interactive shell, batch mode and a union of snapshots read everything.\n"
 	      ".SH OPTIONS\n"
 	      ".TP\n\\fB\\-j\\fR, \\fB\\-\\-json\\fR\nJSON output, one document per command on one line.\n"
 	      ".TP\n\\fB\\-p\\fR, \\fB\\-\\-pretty\\fR\nIndented JSON (implies \\fB\\-j\\fR).\n"

@@ -347,6 +347,8 @@ enum {
 	LD_LOAD_LOCKSTAT = 1 << 4, /* /proc/lock_stat */
 	LD_LOAD_ALL = (1 << 5) - 1,
 };
+/* What a load of @what reads: with the graph, unless counters only */
+unsigned int ld_load_what(unsigned int what);
 
 /*
  * Read the live kernel: the debugfs export if present (retried until its

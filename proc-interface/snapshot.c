@@ -235,8 +235,7 @@ static unsigned int section_kind(const char *name)
 	return LD_LOAD_ALL;
 }
 
-/* The kinds the asked ones need: the graph names the classes of all */
-static unsigned int load_what(unsigned int what)
+unsigned int ld_load_what(unsigned int what)
 {
 	what &= LD_LOAD_ALL;
 	if (what & ~LD_LOAD_STATS)
@@ -410,7 +409,7 @@ int ld_load_buffers_only(struct ld_model **mp, const struct ld_input *in,
 	d->msg[0] = '\0';
 	if (!m)
 		return -ENOMEM;
-	m->loaded = load_what(what);
+	m->loaded = ld_load_what(what);
 	for (i = 0; i < n; i++) {
 		const char *origin = in[i].origin ? in[i].origin : in[i].name;
 
@@ -577,7 +576,7 @@ int ld_load_live_only(struct ld_model **mp, const char *root, int retries,
 	m = ld_model_new();
 	if (!m)
 		return -ENOMEM;
-	m->loaded = load_what(what);
+	m->loaded = ld_load_what(what);
 	m->origin = strdup("live");
 	snprintf(path, sizeof(path), "%s/proc/sys/kernel/osrelease", root);
 	m->release = read_release(path);
@@ -885,7 +884,7 @@ static int load_file(struct ld_model **mp, const char *path, char *data,
 		free_data(data, len, mapped);
 		return -ENOMEM;
 	}
-	m->loaded = load_what(what);
+	m->loaded = ld_load_what(what);
 	if (len >= strlen(SNAP_MAGIC) &&
 	    !memcmp(data, SNAP_MAGIC, strlen(SNAP_MAGIC))) {
 		ret = ld_snapshot_parse(m, path, data, len, d);
@@ -973,7 +972,7 @@ int ld_load_path_only(struct ld_model **mp, const char *path,
 		m = ld_model_new();
 		if (!m)
 			return -ENOMEM;
-		m->loaded = load_what(what);
+		m->loaded = ld_load_what(what);
 		m->origin = strdup(path);
 		ret = load_dir(m, path, d);
 		if (ret) {

@@ -94,9 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int ret, rs;
 
 	/* some of the kinds of data, chosen by the input (snapshot: all) */
-	what = 1 + size % LD_LOAD_ALL;
-	if (what & ~LD_LOAD_STATS)
-		what |= LD_LOAD_GRAPH;
+	what = ld_load_what(1 + size % LD_LOAD_ALL);
 
 	ret = load(&m, &d, data, size, LD_LOAD_ALL);
 	if (!ret)
