@@ -192,6 +192,9 @@ int read_log(struct ctx *ctx, const char *file, char **data, size_t *len)
 	char *buf;
 
 	if (file && strcmp(file, "-")) {
+		ret = refuse_command_stream(ctx, "log", file);
+		if (ret)
+			return ret;
 		fd = open(file, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
 			err_prefix(ctx);

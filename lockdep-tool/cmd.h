@@ -113,6 +113,9 @@ void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void err_prefix(struct ctx *ctx);
 int usage_error(struct ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* EXIT_USAGE (said) if @path is where the commands come from */
+int refuse_command_stream(struct ctx *ctx, const char *what,
+			  const char *path);
 /* Resolve a class argument (name, or @ID); EXIT_OK or an error code. */
 int resolve_class(struct ctx *ctx, const char *arg, uint32_t *id);
 bool opt_uint(struct ctx *ctx, struct cmd_args *a, int idx, const char *name,

@@ -306,6 +306,11 @@ int cmd_diff(struct ctx *ctx, struct cmd_args *a)
 
 	if (!opt_uint(ctx, a, O_MAX, "max", 100000000, &max, &ret))
 		return ret;
+	for (int k = 0; k < a->argc; k++) {
+		ret = refuse_command_stream(ctx, "snapshot", a->argv[k]);
+		if (ret)
+			return ret;
+	}
 	if (ld_load_path(&o, a->argv[0], &d)) {
 		err_msg("%s", d.msg);
 		return EXIT_DATA;

@@ -54,6 +54,11 @@ int cmd_merge(struct ctx *ctx, struct cmd_args *a)
 
 	if (a->argc == 1)
 		return usage_error(ctx, "give two snapshots or more");
+	for (i = 0; i < (uint32_t)a->argc; i++) {
+		ret = refuse_command_stream(ctx, "snapshot", a->argv[i]);
+		if (ret)
+			return ret;
+	}
 	if (a->argc >= 2) {
 		if (ld_load_merged(&own, (const char *const *)a->argv, a->argc,
 				   &d)) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "merge.h"
@@ -69,6 +70,26 @@ int usage_error(struct ctx *ctx, const char *fmt, ...)
 		fprintf(stderr, "usage: " TOOL_NAME " %s%s%s\n", ctx->cmd->name,
 			*ctx->cmd->usage ? " " : "", ctx->cmd->usage);
 	return EXIT_USAGE;
+}
+
+/*
+ * Whether @path names the stream the shell or batch mode reads its
+ * commands from (/dev/stdin, /proc/self/fd/0, a FIFO's own name): reading
+ * it as data would eat the commands, how many depending on timing.  A
+ * regular file is safe: opened again, it has an offset of its own.
+ */
+int refuse_command_stream(struct ctx *ctx, const char *what, const char *path)
+{
+	struct stat a, b;
+	char q[LD_QBUF];
+
+	if (ctx->one_command || stat(path, &a) || fstat(STDIN_FILENO, &b) ||
+	    S_ISREG(b.st_mode) || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		return EXIT_OK;
+	return usage_error(
+		ctx,
+		"%s '%s' is standard input, which holds the commands here: give it with one command on the command line",
+		what, ld_quote(path, strlen(path), q, sizeof(q)));
 }
 
 /* The anonymous memory the process holds (the model, mostly): Linux */
@@ -342,8 +363,14 @@ int main(int argc, char **argv)
 		}
 	}
 
+	ctx.one_command = i < argc;
+	for (int k = 0; k < ctx.nr_snapshots; k++) {
+		ret = refuse_command_stream(&ctx, "snapshot",
+					    ctx.snapshots[k]);
+		if (ret)
+			return ret;
+	}
 	if (i < argc) {
-		ctx.one_command = true;
 		ret = cmd_run(&ctx, argc - i, argv + i);
 	} else if (isatty(STDIN_FILENO))
 		ret = repl_run(&ctx);

@@ -340,6 +340,28 @@ rc=$?
 if [ $rc = 3 ] && grep -q 'reading commands from standard input' "$WORK/stdin.err"
 then ok batch_stdin_read_error_exit_3
 else fail batch_stdin_read_error_exit_3 "rc $rc $(head -c 300 "$WORK/stdin.err")"; fi
+# batch mode: a file that is standard input (its name, /dev/stdin) holds
+# the commands, read as data it would eat them: refused like '-'
+P=$FIX/handmade/prove
+bad=
+for line in "report /dev/stdin" "dot --report 1 --log /dev/stdin" \
+	    "diff /proc/self/fd/0" "merge $P /dev/stdin"; do
+	printf '%s\nstats\n' "$line" | "$ASAN_BIN" -s "$P" \
+		> "$WORK/cs.out" 2> "$WORK/cs.err"
+	rc=$?
+	if [ $rc != 2 ] || [ -s "$WORK/cs.out" ] ||
+	   ! grep -q "is standard input, which holds the commands" "$WORK/cs.err"
+	then bad="$bad [$line: rc $rc $(head -c 200 "$WORK/cs.err")]"; fi
+done
+echo stats | "$ASAN_BIN" -s /dev/stdin > "$WORK/cs.out" 2> "$WORK/cs.err"
+rc=$?
+if [ $rc != 2 ] || ! grep -q "snapshot '/dev/stdin' is standard input" "$WORK/cs.err"
+then bad="$bad [-s /dev/stdin: rc $rc $(head -c 200 "$WORK/cs.err")]"; fi
+# on the command line standard input is free to hold the data
+"$ASAN_BIN" -s /dev/stdin stats < "$P/lockdep_stats" > "$WORK/cs.out" 2>&1 ||
+	bad="$bad [one command: $(head -c 200 "$WORK/cs.out")]"
+if [ -z "$bad" ]; then ok batch_stdin_named_is_refused
+else fail batch_stdin_named_is_refused "$bad"; fi
 # a line of many words takes memory for the line, not words x line (the
 # release binary: a sanitizer's reservations do not fit under ulimit -v)
 python3 -c "print('classes ' + ' '.join(['x'] * 20000))" > "$WORK/words.in"
