@@ -1068,6 +1068,10 @@ static int snapshot_parse_at(struct ld_model *m, const char *origin,
 			"unsupported snapshot version %llu (this tool reads %d and %d)",
 			(unsigned long long)ver, LD_SNAPSHOT_VERSION,
 			LD_SNAPSHOT_UNION_VERSION);
+	/* one way to write it, as save does ("01" is not "1") */
+	if (n != strlen(SNAP_MAGIC) + 1)
+		return ld_diag(d, &l, "expected '%s%d', got '%s'", SNAP_MAGIC,
+			       LD_SNAPSHOT_VERSION, ld_quote(line, n, q, sizeof(q)));
 	if (!ld_lines_next(&l, &line, &n))
 		return ld_diag(d, &l, "file ends in the header");
 	ret = header_value(m, &l, line, n, "release", &m->release, d);
