@@ -498,8 +498,13 @@ static bool export_gens(const char *data, size_t len, uint64_t *g0,
 	return ld_scan_u64(&p, end, g1) && p == end;
 }
 
+/*
+ * Read the file at @path as section @name if it is there; if the load does
+ * not want it, or @superseded (a partial load that the export next to it
+ * serves), only note that it is there.
+ */
 static int read_optional(struct ld_model *m, const char *name, const char *path,
-			 struct ld_diag *d)
+			 bool superseded, struct ld_diag *d)
 {
 	struct stat st;
 	char *data;
@@ -507,7 +512,7 @@ static int read_optional(struct ld_model *m, const char *name, const char *path,
 	bool mapped;
 	int ret;
 
-	if (!wanted(m, name)) {
+	if (!wanted(m, name) || (superseded && m->loaded != LD_LOAD_ALL)) {
 		/* not read, but the checks of build() see it is there */
 		if (stat(path, &st))
 			return 0;
@@ -604,7 +609,7 @@ int ld_load_live_only(struct ld_model **mp, const char *root, int retries,
 				snprintf(path, sizeof(path),
 					 "%s/sys/kernel/debug/lockdep/%s", root,
 					 ld_export_files[i]);
-				ret = read_optional(m, name, path, d);
+				ret = read_optional(m, name, path, false, d);
 				if (ret)
 					goto fail;
 			}
@@ -624,7 +629,7 @@ int ld_load_live_only(struct ld_model **mp, const char *root, int retries,
 		}
 		/* not in the export: lock_stat */
 		snprintf(path, sizeof(path), "%s/proc/lock_stat", root);
-		ret = read_optional(m, "lock_stat", path, d);
+		ret = read_optional(m, "lock_stat", path, false, d);
 		if (ret)
 			goto fail;
 		return finish_load(m, mp, d);
@@ -632,7 +637,7 @@ int ld_load_live_only(struct ld_model **mp, const char *root, int retries,
 
 	for (i = 0; i < (int)ARRAY_SIZE(proc); i++) {
 		snprintf(path, sizeof(path), "%s/proc/%s", root, proc[i]);
-		ret = read_optional(m, proc[i], path, d);
+		ret = read_optional(m, proc[i], path, false, d);
 		if (ret)
 			goto fail;
 	}
@@ -656,27 +661,35 @@ fail:
 static int load_dir(struct ld_model *m, const char *dir, struct ld_diag *d)
 {
 	char path[8192], exdir[4096];
+	bool ex_classes, ex_stats;
 	int i, ret;
 
 	if (strlen(dir) > 4000)
 		return ld_diagf(d, "%.40s...: %s", dir, strerror(ENAMETOOLONG));
 
-	for (i = 0; i < 4; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, known_sections[i]);
-		if (is_dir(path))
-			continue; /* "lockdep" may be the debugfs copy */
-		ret = read_optional(m, known_sections[i], path, d);
-		if (ret)
-			return ret;
-	}
 	/* the debugfs directory copied as DIR/lockdep/, or DIR itself */
 	snprintf(exdir, sizeof(exdir), "%s/lockdep", dir);
 	if (!is_dir(exdir))
 		snprintf(exdir, sizeof(exdir), "%s", dir);
+	/* where build() takes the graph and the counters from the export */
+	snprintf(path, sizeof(path), "%s/classes", exdir);
+	ex_classes = exists(path);
+	snprintf(path, sizeof(path), "%s/stats", exdir);
+	ex_stats = ex_classes && exists(path);
+	for (i = 0; i < 4; i++) {
+		bool superseded = (i < 2 && ex_classes) || (i == 2 && ex_stats);
+
+		snprintf(path, sizeof(path), "%s/%s", dir, known_sections[i]);
+		if (is_dir(path))
+			continue; /* "lockdep" may be the debugfs copy */
+		ret = read_optional(m, known_sections[i], path, superseded, d);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; i < LD_EX_NR; i++) {
 		snprintf(path, sizeof(path), "%s/%s", exdir,
 			 ld_export_files[i]);
-		ret = read_optional(m, known_sections[4 + i], path, d);
+		ret = read_optional(m, known_sections[4 + i], path, false, d);
 		if (ret)
 			return ret;
 	}
