@@ -353,6 +353,22 @@ done:
 		/* quote_cand() closes the quote itself */
 		rl_completion_suppress_quote = 1;
 		matches = rl_completion_matches(text, gen_quoted);
+		/*
+		 * Several candidates, one of them the word typed: their common
+		 * prefix is that word, but quoted as the others need it, with
+		 * the quote left open ("'zz lock" for "'zz lock'" typed, or for
+		 * "zz" when "zz lock" is another): keep what was typed.
+		 */
+		if (matches && matches[1] && matches[2] && !cw.quote &&
+		    bsearch(&word, cw.cand, cw.nr_cand, sizeof(*cw.cand),
+			    cmp_str)) {
+			char *typed = strndup(cw.typed, cw.typed_len);
+
+			if (typed) {
+				free(matches[0]);
+				matches[0] = typed;
+			}
+		}
 	}
 	free_cands();
 none_w:

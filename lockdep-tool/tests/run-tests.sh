@@ -391,8 +391,15 @@ fi
 if command -v expect > /dev/null; then
 	HIST=$WORK/history
 	rm -f "$HIST"
+	# names that are prefixes of others, one with a blank
+	printf '%s\n' 'all lock classes:' \
+		'0000000000000001 OPS: 1 FD: 1 BD: 1 ....: zz' '' \
+		'0000000000000002 OPS: 1 FD: 1 BD: 1 ....: zz lock' '' \
+		'0000000000000003 OPS: 1 FD: 1 BD: 1 ....: zz lock2' \
+		> "$WORK/prefix-names"
 	if LOCKDEP_TOOL_HISTORY=$HIST timeout 60 expect "$TESTS/repl.exp" \
 		"$ASAN_BIN" "$FIX/handmade/prove" "$FIX/handmade/export-inconsistent" \
+		"$WORK/prefix-names" \
 		> "$WORK/repl.log" 2>&1 &&
 	   grep -q '^stats$' "$HIST"
 	then ok repl_pty_completion_history
