@@ -13,6 +13,12 @@
 #include "merge.h"
 #include "report.h"
 
+/* After a path that is strong only as a walk (graph.h, ld_path.walk) */
+#define WALK_NOTE                                                             \
+	"  (lockdep's rule wants a simple path: this one is strong only\n"   \
+	"   through a deadlock cycle, see 'cycles'; no simple strong path\n" \
+	"   was found within the search's work bound)\n"
+
 /* "    A -> B  [EN, distance 2, seen in 1,2]" and, with @stacks, the
  * stack below it (or why there is none). */
 void text_hop(FILE *f, const struct ld_model *m, uint32_t d, const char *indent,

@@ -75,6 +75,7 @@ int cmd_irq_check(struct ctx *ctx, struct cmd_args *a)
 		}
 		jw_obj_end(&w);
 		jw_kbool(&w, "truncated", r.truncated);
+		jw_kbool(&w, "total_exact", !(r.cycle_walks && r.truncated));
 		jw_kint(&w, "skipped_lock_types", r.nr_skipped);
 		jw_key(&w, "findings");
 		jw_arr_start(&w);
@@ -93,6 +94,7 @@ int cmd_irq_check(struct ctx *ctx, struct cmd_args *a)
 				ld_usage_word(x->unsafe_bit));
 			jw_key(&w, "path");
 			json_hops(&w, m, r.deps + x->first, x->nr);
+			jw_kbool(&w, "simple", !x->walk);
 			jw_key(&w, "safe_trace");
 			json_trace(
 				&w, m,
@@ -131,8 +133,11 @@ int cmd_irq_check(struct ctx *ctx, struct cmd_args *a)
 		if (x->nr > 1)
 			fputs("... -> ", f);
 		out_str(f, m->classes[x->unsafe].name);
-		fprintf(f, " (%s), %u hop%s\n", ld_usage_word(x->unsafe_bit),
-			x->nr, x->nr == 1 ? "" : "s");
+		fprintf(f, " (%s), %u hop%s%s\n", ld_usage_word(x->unsafe_bit),
+			x->nr, x->nr == 1 ? "" : "s",
+			x->walk ? ", undecided: passes a class twice" : "");
+		if (x->walk)
+			fputs(WALK_NOTE, f);
 		for (k = 0; k < x->nr; k++)
 			text_hop(f, m, r.deps[x->first + k], "    ",
 				 !a->set[O_BRIEF]);
@@ -152,6 +157,10 @@ int cmd_irq_check(struct ctx *ctx, struct cmd_args *a)
 			state_word[st], (unsigned long long)r.total[st]);
 	if (r.truncated)
 		fprintf(f, "(%u listed; --max shows more)\n", r.nr);
+	if (r.truncated && r.cycle_walks)
+		fputs("(the graph has deadlock cycles, see 'cycles': pairs not listed are counted\n"
+		      " if joined through one, as they may be only so; --max 0 checks them all)\n",
+		      f);
 	if (r.nr_inc)
 		fprintf(f, "inconsistent classes: %u\n", r.nr_inc);
 	if (r.nr_skipped)

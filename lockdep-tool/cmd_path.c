@@ -15,14 +15,17 @@
 enum { O_ALL, O_MAX, O_LENGTH };
 
 static void print_path(struct ctx *ctx, const uint32_t *deps, uint32_t n,
-		       bool stacks, bool weak)
+		       bool stacks, bool weak, bool walk)
 {
 	const struct ld_model *m = ctx->m;
 	uint32_t i;
 
 	text_chain_of(ctx->out, m, deps, n, false);
 	fprintf(ctx->out, "  (%u hop%s%s)\n", n, n == 1 ? "" : "s",
-		weak ? ", weak: not a deadlock path by lockdep's rule" : "");
+		weak ? ", weak: not a deadlock path by lockdep's rule" :
+		walk ? ", undecided: passes a class twice" : "");
+	if (walk)
+		fputs(WALK_NOTE, ctx->out);
 	for (i = 0; i < n; i++)
 		text_hop(ctx->out, m, deps[i], "  ", stacks);
 }
@@ -95,6 +98,7 @@ int cmd_path(struct ctx *ctx, struct cmd_args *a)
 			jw_obj_start(&w);
 			jw_kint(&w, "length", p.nr);
 			jw_kbool(&w, "strong", !weak);
+			jw_kbool(&w, "simple", !p.walk);
 			jw_key(&w, "deps");
 			json_hops(&w, m, p.deps, p.nr);
 			jw_obj_end(&w);
@@ -105,7 +109,8 @@ int cmd_path(struct ctx *ctx, struct cmd_args *a)
 		for (i = 0; i < ps.nr; i++) {
 			fprintf(ctx->out, "path %u: ", i + 1);
 			print_path(ctx, ps.deps + ps.off[i],
-				   ps.off[i + 1] - ps.off[i], false, false);
+				   ps.off[i + 1] - ps.off[i], false, false,
+				   false);
 		}
 		if (!ps.nr) {
 			fputs("no dependency path from ", ctx->out);
@@ -122,7 +127,7 @@ int cmd_path(struct ctx *ctx, struct cmd_args *a)
 				max);
 		text_unknowns(ctx->out, m, "");
 	} else if (found > 0) {
-		print_path(ctx, p.deps, p.nr, true, weak);
+		print_path(ctx, p.deps, p.nr, true, weak, p.walk);
 		text_unknowns(ctx->out, m, "");
 	} else {
 		fputs("no dependency path from ", ctx->out);

@@ -115,6 +115,7 @@ int cmd_why(struct ctx *ctx, struct cmd_args *a)
 		if (!nd && found > 0) {
 			jw_obj_start(&w);
 			jw_kbool(&w, "strong", !weak);
+			jw_kbool(&w, "simple", !p.walk);
 			jw_key(&w, "deps");
 			json_hops(&w, m, p.deps, p.nr);
 			jw_obj_end(&w);
@@ -155,8 +156,11 @@ int cmd_why(struct ctx *ctx, struct cmd_args *a)
 		out_str(f, m->classes[to].name);
 		fprintf(f, ": not recorded directly; %s path of %u hops:\n",
 			weak ? "only a weak (not a deadlock by lockdep's rule)" :
-			       "shortest",
+			p.walk ? "undecided: a class twice on the only strong" :
+				 "shortest",
 			p.nr);
+		if (p.walk)
+			fputs(WALK_NOTE, f);
 		for (k = 0; k < p.nr; k++)
 			text_hop(f, m, p.deps[k], "  ", true);
 	} else if (!nd) {

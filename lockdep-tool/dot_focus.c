@@ -386,7 +386,9 @@ int dot_focus(struct ctx *ctx, struct cmd_args *a, const char *path_from,
 	if (ret)
 		return ret;
 	s.in = calloc(m->nr_classes + 1, sizeof(*s.in));
-	s.deps = malloc((m->nr_classes + 1) * sizeof(*s.deps));
+	/* a cycle has up to n hops; a path that is strong only as a walk
+	 * (graph.h, ld_path.walk) passes a class twice: up to 2n - 1 */
+	s.deps = malloc((2 * (size_t)m->nr_classes + 1) * sizeof(*s.deps));
 	if (!s.in || !s.deps) {
 		free(s.in);
 		free(s.deps);

@@ -70,6 +70,12 @@ bool ld_cycle_is_strong(const struct ld_model *m, const uint32_t *deps,
 
 /* Shortest path ------------------------------------------------------ */
 
+static bool repeats_class(const struct ld_model *m, const uint32_t *deps,
+			  uint32_t n, uint8_t *mark);
+static int simple_instead(const struct ld_model *m, uint32_t from, uint32_t to,
+			  unsigned int start, unsigned int end,
+			  const uint8_t *skip, uint32_t **hops, uint32_t *nr);
+
 int ld_shortest_path(const struct ld_model *m, uint32_t from, uint32_t to,
 		     bool strong, struct ld_path *p)
 {
@@ -80,6 +86,7 @@ int ld_shortest_path(const struct ld_model *m, uint32_t from, uint32_t to,
 
 	p->deps = NULL;
 	p->nr = 0;
+	p->walk = false;
 	if (from >= m->nr_classes || to >= m->nr_classes)
 		return 0;
 	pdep = malloc((ns + 1) * sizeof(*pdep));
@@ -135,6 +142,21 @@ int ld_shortest_path(const struct ld_model *m, uint32_t from, uint32_t to,
 	for (i = last_from; i != 2 * from; i = pst[i])
 		p->deps[--n] = pdep[i];
 	ret = 1;
+	memset(seen, 0, ns + 1);
+	if (strong && repeats_class(m, p->deps, p->nr, seen)) {
+		uint32_t *hops = NULL, nr = 0;
+		int r = simple_instead(m, from, to, LD_ST_N,
+				       LD_ST_N | LD_ST_R, NULL, &hops, &nr);
+
+		if (r == 2) {
+			p->walk = true;
+		} else {
+			free(p->deps);
+			p->deps = r == 1 ? hops : NULL;
+			p->nr = r == 1 ? nr : 0;
+			ret = r;
+		}
+	}
 out:
 	free(pdep);
 	free(pst);
@@ -167,17 +189,25 @@ void ld_paths_free(struct ld_paths *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int ld_enum_paths(const struct ld_model *m, uint32_t from, uint32_t to,
-		  uint32_t max, uint32_t max_len, struct ld_paths *out)
+/*
+ * ld_enum_paths() with the states a path starts in (@start, LD_ST_*) and
+ * may end in (@end), leaving out the classes with @skip[] set (NULL:
+ * none).  @from == @to asks for simple cycles through it.
+ */
+static int enum_paths(const struct ld_model *m, uint32_t from, uint32_t to,
+		      unsigned int start, unsigned int end, const uint8_t *skip,
+		      uint32_t max, uint32_t max_len, struct ld_paths *out)
 {
 	uint32_t n = m->nr_classes, *dist, *node, *it, *edge, *q;
 	uint32_t head = 0, tail = 0, alloc_d = 0, alloc_o = 0, len, k;
+	uint32_t longest = from == to ? n : n - 1; /* a simple one */
+	bool bounded = max_len && max_len < longest;
 	uint64_t work = 0;
 	uint8_t *st, *onpath;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (from >= n || to >= n || from == to)
+	if (from >= n || to >= n)
 		return 0;
 	dist = malloc((n + 1) * sizeof(*dist));
 	node = malloc((n + 1) * sizeof(*node));
@@ -200,22 +230,25 @@ int ld_enum_paths(const struct ld_model *m, uint32_t from, uint32_t to,
 		for (k = m->in_off[v]; k < m->in_off[v + 1]; k++) {
 			uint32_t u = m->deps[m->in[k]].from;
 
+			if (skip && skip[u])
+				continue;
 			if (dist[u] == UINT32_MAX) {
 				dist[u] = dist[v] + 1;
 				q[tail++] = u;
 			}
 		}
 	}
-	if (dist[from] == UINT32_MAX)
+	if (dist[from] == UINT32_MAX || (skip && skip[from]))
 		goto out;
-	if (!max_len || max_len > n - 1)
-		max_len = n - 1;
-	for (len = dist[from]; len <= max_len; len++) {
+	if (!bounded)
+		max_len = longest;
+	/* a cycle through @from: at least one hop */
+	for (len = dist[from] ? dist[from] : 1; len <= max_len; len++) {
 		bool cut = false;
 		int depth = 0;
 
 		node[0] = from;
-		st[0] = LD_ST_N;
+		st[0] = start;
 		it[0] = m->out_off[from];
 		onpath[from] = 1;
 		while (depth >= 0) {
@@ -233,11 +266,12 @@ int ld_enum_paths(const struct ld_model *m, uint32_t from, uint32_t to,
 			}
 			d = m->out[it[depth]++];
 			w = m->deps[d].to;
-			if (onpath[w] || dist[w] == UINT32_MAX)
+			if ((onpath[w] && w != to) || dist[w] == UINT32_MAX ||
+			    (skip && skip[w]))
 				continue;
 			ns = ld_strong_step(st[depth],
 					    ld_dep_bits(&m->deps[d]));
-			if (!ns)
+			if (!ns || (w == to && !(ns & end)))
 				continue;
 			if ((uint32_t)depth + 1 + dist[w] > len) {
 				cut = true;
@@ -266,7 +300,8 @@ int ld_enum_paths(const struct ld_model *m, uint32_t from, uint32_t to,
 		}
 		if (!cut)
 			break;
-		if (len == max_len)
+		/* no simple path is longer than @longest hops */
+		if (len == max_len && bounded)
 			out->truncated = true;
 	}
 	goto out;
@@ -282,6 +317,68 @@ out:
 	free(onpath);
 	if (ret)
 		ld_paths_free(out);
+	return ret;
+}
+
+int ld_enum_paths(const struct ld_model *m, uint32_t from, uint32_t to,
+		  uint32_t max, uint32_t max_len, struct ld_paths *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (from == to)
+		return 0;
+	return enum_paths(m, from, to, LD_ST_N, LD_ST_N | LD_ST_R, NULL, max,
+			  max_len, out);
+}
+
+/* Whether the hops @deps[0..n) pass a class twice (@mark: n + 1 zeroes) */
+static bool repeats_class(const struct ld_model *m, const uint32_t *deps,
+			  uint32_t n, uint8_t *mark)
+{
+	bool rep = false;
+	uint32_t i;
+
+	if (!n)
+		return false;
+	mark[m->deps[deps[0]].from] = 1;
+	for (i = 0; i < n && !rep; i++) {
+		uint32_t w = m->deps[deps[i]].to;
+
+		/* a cycle ends where it started */
+		if (mark[w] && !(i == n - 1 && w == m->deps[deps[0]].from))
+			rep = true;
+		mark[w] = 1;
+	}
+	for (i = 0; i < n; i++)
+		mark[m->deps[deps[i]].from] = mark[m->deps[deps[i]].to] = 0;
+	return rep;
+}
+
+/*
+ * A strong walk that passes a class twice is not a deadlock path (one
+ * lock cannot be held by two tasks of the chain); it exists only through
+ * a deadlock cycle.  Look for a simple one instead: 1 and @hops filled
+ * (free it), 0 when there is none, 2 when the work bound stopped the
+ * search, -ENOMEM.
+ */
+static int simple_instead(const struct ld_model *m, uint32_t from, uint32_t to,
+			  unsigned int start, unsigned int end,
+			  const uint8_t *skip, uint32_t **hops, uint32_t *nr)
+{
+	struct ld_paths ps;
+	int ret;
+
+	ret = enum_paths(m, from, to, start, end, skip, 1, 0, &ps);
+	if (ret)
+		return ret;
+	if (ps.nr) {
+		*nr = ps.off[1];
+		*hops = ps.deps;
+		ps.deps = NULL;
+		ret = 1;
+	} else {
+		ret = ps.truncated ? 2 : 0;
+	}
+	ld_paths_free(&ps);
 	return ret;
 }
 
@@ -1100,6 +1197,44 @@ static int irq_add(struct ld_irq_result *r, const struct pbfs *b, uint32_t x,
 	return 0;
 }
 
+/*
+ * The path of the last finding, a shortest strong walk: when it passes a
+ * class twice, the shortest simple strong path instead (between classes
+ * @s and @u, from state @start to one of @end).  1 kept or replaced, 0
+ * there is none (the caller drops the finding), -ENOMEM.
+ */
+static int irq_simple(const struct ld_model *m, const uint8_t *skip,
+		      struct ld_irq_result *r, uint8_t *mark,
+		      unsigned int start, unsigned int end, uint32_t s,
+		      uint32_t u)
+{
+	struct ld_irq_finding *f = &r->f[r->nr - 1];
+	uint32_t *hops = NULL, nr = 0;
+	int ret;
+
+	if (!repeats_class(m, r->deps + f->first, f->nr, mark))
+		return 1;
+	ret = simple_instead(m, s, u, start, end, skip, &hops, &nr);
+	if (ret == 2) {
+		f->walk = true;
+		r->walks = true;
+		return 1;
+	}
+	if (ret == 1) {
+		r->nr_deps = f->first;
+		if (ld_grow((void **)&r->deps, &r->alloc_deps,
+			    r->nr_deps + nr, sizeof(uint32_t))) {
+			free(hops);
+			return -ENOMEM;
+		}
+		memcpy(r->deps + f->first, hops, nr * sizeof(uint32_t));
+		r->nr_deps += nr;
+		f->nr = nr;
+	}
+	free(hops);
+	return ret;
+}
+
 static int irq_state(const struct ld_model *m, const uint8_t *skip,
 		     const struct pgraph *g, const uint32_t *comp, uint32_t nc,
 		     const uint32_t *byname, int st, uint32_t max,
@@ -1110,11 +1245,13 @@ static int irq_state(const struct ld_model *m, const uint8_t *skip,
 	uint32_t ncl = m->nr_classes, nt = 0, words, *tidx, *tcls, i, k, c;
 	uint32_t *coff = NULL, *cnodes = NULL;
 	uint64_t *bits = NULL, *reach = NULL;
+	uint8_t *mark;
 	int ret = -ENOMEM;
 
 	tidx = malloc((ncl + 1) * sizeof(*tidx));
 	tcls = malloc((ncl + 1) * sizeof(*tcls));
-	if (!tidx || !tcls)
+	mark = calloc(ncl + 1, 1);
+	if (!tidx || !tcls || !mark)
 		goto out;
 	/* targets, numbered in name order so that bit order is name order */
 	for (i = 0; i < ncl; i++) {
@@ -1248,6 +1385,21 @@ static int irq_state(const struct ld_model *m, const uint8_t *skip,
 				if (ret)
 					goto out;
 				f = &r->f[r->nr - 1];
+				/* a walk through a class twice: graph.h */
+				ret = irq_simple(m, skip, r, mark,
+						 u & sw ? LD_ST_N : LD_ST_R,
+						 uu & uw ? LD_ST_N | LD_ST_R :
+							   LD_ST_N,
+						 s, uc);
+				if (ret < 0)
+					goto out;
+				if (!ret) {
+					r->nr--;
+					r->nr_deps = f->first;
+					r->total[st]--;
+					continue;
+				}
+				f = &r->f[r->nr - 1];
 				f->state = st;
 				f->safe = s;
 				f->unsafe = uc;
@@ -1269,6 +1421,7 @@ static int irq_state(const struct ld_model *m, const uint8_t *skip,
 out:
 	free(tidx);
 	free(tcls);
+	free(mark);
 	free(bits);
 	free(reach);
 	free(coff);
@@ -1350,6 +1503,20 @@ int ld_irq_check(const struct ld_model *m, uint32_t max,
 	ret = ld_scc(g.n, g.off, g.dst, comp, &nc);
 	if (ret)
 		goto out;
+	/*
+	 * A strong walk S -> U that no simple strong path matches exists only
+	 * through a strong closed walk, that is a class reached
+	 * non-recursively and again so (a node 2v in a cycle of the product
+	 * graph).  Without one, the totals count strong paths exactly.
+	 */
+	for (i = 0; i < n && !r->cycle_walks; i++) {
+		for (k = g.off[2 * i]; k < g.off[2 * i + 1]; k++) {
+			if (comp[g.dst[k]] == comp[2 * i]) {
+				r->cycle_walks = true;
+				break;
+			}
+		}
+	}
 	ret = -ENOMEM;
 	b.pdep = malloc((g.n + 1) * sizeof(uint32_t));
 	b.pnode = malloc((g.n + 1) * sizeof(uint32_t));

@@ -11,10 +11,11 @@
  * B was taken (R recursive reader, N non-recursive).  A path is strong when
  * no hop that can only end in a recursive read (-(*R)->) is followed by a
  * hop that can only start from a shared holder (-(S*)->).  We track the
- * state in which each class is reached, N or R, per path, so a class
- * reached weakly first and strongly later is still followed strongly (the
- * kernel's BFS marks a class on first arrival and can miss such a path;
- * ours is exact).  A dependency whose type is unknown (stock /proc files,
+ * state in which each class is reached, N or R, so a class reached weakly
+ * first and strongly later is still followed strongly (the kernel's BFS
+ * marks a class on first arrival and can miss such a path), and keep paths
+ * simple: a "path" through a class twice is none (ld_shortest_path()).
+ * A dependency whose type is unknown (stock /proc files,
  * or a merged snapshot that had none) counts as all four types: every path
  * through it is strong, so nothing is hidden, and results say that types
  * were unknown.
@@ -66,12 +67,23 @@ bool ld_cycle_is_strong(const struct ld_model *m, const uint32_t *deps,
 struct ld_path {
 	uint32_t *deps; /* dependency ids, in order */
 	uint32_t nr;
+	bool walk; /* passes a class twice: see ld_shortest_path() */
 };
 
 /*
  * Shortest path (fewest hops) from class @from to class @to; @strong: only
  * strong paths.  Returns 1 and fills @p (free p->deps), 0 when there is
  * none, -ENOMEM.  @from == @to asks for the shortest cycle through it.
+ *
+ * A path of the state-tracking search above can pass a class twice: reach
+ * it as a recursive reader, go round a cycle, reach it again
+ * non-recursively and go on where a recursive reader could not.  That is
+ * no deadlock path (the lock would be held by two tasks of the chain, once
+ * exclusively) and it exists only through a strong cycle (the part between
+ * the two visits, taken from the second; `cycles` lists it).  Then the
+ * shortest simple strong path is looked for instead, within the work bound
+ * of ld_enum_paths(); if that bound stops the search, the walk is returned
+ * with @p->walk set: undecided.
  */
 int ld_shortest_path(const struct ld_model *m, uint32_t from, uint32_t to,
 		     bool strong, struct ld_path *p);
@@ -170,6 +182,7 @@ struct ld_irq_finding {
 	uint8_t safe_bit, unsafe_bit; /* enum ld_usage_bit */
 	uint32_t safe, unsafe; /* class ids */
 	uint32_t first, nr; /* the shortest path: deps[first ..] */
+	bool walk; /* undecided: as ld_path.walk */
 	char id[LD_CYCLE_ID_LEN]; /* "irq-xxxxxxxx" */
 };
 
@@ -189,6 +202,15 @@ struct ld_irq_result {
 	uint32_t nr_skipped; /* classes left out by lock type */
 	bool types_known;
 	bool truncated; /* more pairs than listed */
+	/*
+	 * The graph has a strong cycle: the totals count pairs joined by a
+	 * strong walk, which may pass a class twice (ld_shortest_path()).
+	 * Listed pairs are checked for a simple path (dropped without one,
+	 * marked walk when the search could not tell), so with every pair
+	 * listed the totals are exact again.
+	 */
+	bool cycle_walks;
+	bool walks; /* some finding is a walk */
 };
 
 /*

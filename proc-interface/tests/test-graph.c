@@ -551,6 +551,228 @@ static void test_paths(void)
 	report("paths_shortest_and_all");
 }
 
+/*
+ * The state-tracking search can find a "path" through a class twice
+ * (reached as a recursive reader, round a cycle, reached again
+ * non-recursively): no deadlock path.  A -(ER)-> X -(SN)-> B is weak;
+ * A -> X -> Y -> X -> B only a walk.
+ */
+static void test_walks(void)
+{
+	struct ld_model *m = graph("c A\nc X\nc Y\nc B\nc P\nc Q\nc R\nc C\n"
+				   "d A X ER\nd X Y EN\nd Y X EN\nd X B SN\n"
+				   "d A P\nd P Q\nd Q R\nd R C\nd X C SN\n",
+				   false, NULL);
+	struct ld_paths ps;
+	struct ld_path p;
+
+	if (!m)
+		return report("paths_are_simple");
+	CHECK_EQ(ld_shortest_path(m, cls(m, "A"), cls(m, "B"), true, &p), 0);
+	free(p.deps);
+	CHECK_EQ(ld_shortest_path(m, cls(m, "A"), cls(m, "B"), false, &p), 1);
+	CHECK_EQ(p.nr, 2);
+	free(p.deps);
+	/* the walk A X Y X C (4 hops) is shorter than the simple A P Q R C */
+	CHECK_EQ(ld_shortest_path(m, cls(m, "A"), cls(m, "C"), true, &p), 1);
+	CHECK_EQ(p.nr, 4);
+	CHECK(!p.walk);
+	if (p.nr == 4)
+		CHECK_EQ(m->deps[p.deps[0]].to, cls(m, "P"));
+	free(p.deps);
+	/* every simple path listed: nothing was cut off */
+	CHECK(!ld_enum_paths(m, cls(m, "A"), cls(m, "C"), 0, 0, &ps));
+	CHECK_EQ(ps.nr, 1);
+	CHECK(!ps.truncated);
+	ld_paths_free(&ps);
+	/* but a --length below the longest possible path may cut */
+	CHECK(!ld_enum_paths(m, cls(m, "A"), cls(m, "C"), 0, 3, &ps));
+	CHECK_EQ(ps.nr, 0);
+	CHECK(ps.truncated);
+	ld_paths_free(&ps);
+	ld_model_free(m);
+	report("paths_are_simple");
+}
+
+/* Brute force: the shortest simple strong path (0: none) */
+static uint32_t bf_best;
+static uint8_t bf_on[16];
+
+static void bf(const struct ld_model *m, uint32_t v, uint32_t to,
+	       unsigned int st, unsigned int end, uint32_t depth)
+{
+	uint32_t k;
+
+	for (k = m->out_off[v]; k < m->out_off[v + 1]; k++) {
+		const struct ld_dep *d = &m->deps[m->out[k]];
+		unsigned int ns = ld_strong_step(st, ld_dep_bits(d));
+
+		if (!ns)
+			continue;
+		if (d->to == to && (ns & end)) {
+			if (!bf_best || depth + 1 < bf_best)
+				bf_best = depth + 1;
+			continue;
+		}
+		if (bf_on[d->to] || d->to == to)
+			continue;
+		bf_on[d->to] = 1;
+		bf(m, d->to, to, ns, end, depth + 1);
+		bf_on[d->to] = 0;
+	}
+}
+
+static uint32_t brute(const struct ld_model *m, uint32_t from, uint32_t to,
+		      unsigned int start, unsigned int end)
+{
+	memset(bf_on, 0, sizeof(bf_on));
+	bf_best = 0;
+	bf_on[from] = 1;
+	bf(m, from, to, start, end, 0);
+	return bf_best;
+}
+
+static bool simple_path(const struct ld_model *m, const uint32_t *deps,
+			uint32_t n)
+{
+	uint8_t on[16] = { 0 };
+	uint32_t i;
+
+	on[m->deps[deps[0]].from] = 1;
+	for (i = 0; i < n; i++) {
+		uint32_t w = m->deps[deps[i]].to;
+
+		if (i && m->deps[deps[i]].from != m->deps[deps[i - 1]].to)
+			return false;
+		if (on[w] && !(i == n - 1 && w == m->deps[deps[0]].from))
+			return false;
+		on[w] = 1;
+	}
+	return true;
+}
+
+/* Random small graphs with cycles and mixed types against brute force */
+static void test_walks_random(void)
+{
+	static const char *const types[] = { "ER", "EN", "SR", "SN",
+					     "ER|EN", "SR|SN", "ER|SN" };
+	static const char *const usage[] = {
+		"-", "USED_IN_HARDIRQ", "USED_IN_HARDIRQ_READ",
+		"ENABLED_HARDIRQ", "ENABLED_HARDIRQ_READ",
+		"USED_IN_HARDIRQ_READ,ENABLED_HARDIRQ_READ"
+	};
+	uint64_t seed = 0x5eed;
+	unsigned int round, bad = 0;
+
+	for (round = 0; round < 3000 && bad < 5; round++) {
+		char desc[4096];
+		size_t o = 0;
+		uint32_t n, i, j, a, b, nr_pairs = 0;
+		struct ld_model *m;
+		struct ld_irq_result r;
+
+#define RND() (seed = seed * 6364136223846793005ULL + 1442695040888963407ULL, \
+	       (uint32_t)(seed >> 33))
+		n = 4 + RND() % 5;
+		for (i = 0; i < n; i++)
+			o += snprintf(desc + o, sizeof(desc) - o, "c k%u %s\n",
+				      i, usage[RND() % 6]);
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++)
+				if (i != j && RND() % 100 < 35)
+					o += snprintf(desc + o,
+						      sizeof(desc) - o,
+						      "d k%u k%u %s\n", i, j,
+						      types[RND() % 7]);
+		m = graph(desc, false, NULL);
+		if (!m) {
+			bad++;
+			continue;
+		}
+		for (a = 0; a < n; a++) {
+			for (b = 0; b < n; b++) {
+				struct ld_path p;
+				uint32_t want = a == b ? 0 :
+					brute(m, a, b, LD_ST_N,
+					      LD_ST_N | LD_ST_R);
+				int got;
+
+				if (a == b)
+					continue;
+				got = ld_shortest_path(m, a, b, true, &p);
+				if (got != !!want || (got && p.nr != want) ||
+				    p.walk ||
+				    (got && (!simple_path(m, p.deps, p.nr) ||
+					     !ld_path_is_strong(m, p.deps,
+								p.nr)))) {
+					printf("# round %u: path k%u -> k%u: got %d (%u hops%s), want %u hops\n#   %s",
+					       round, a, b, got, p.nr,
+					       p.walk ? ", walk" : "", want,
+					       desc);
+					bad++;
+				}
+				free(p.deps);
+			}
+		}
+		/* irq-check with every pair listed: pairs and their paths */
+		for (a = 0; a < n; a++) {
+			uint16_t ua = m->classes[a].usage;
+
+			if (!(ua & ((1u << LD_USED_IN_HARDIRQ) |
+				    (1u << LD_USED_IN_HARDIRQ_READ))))
+				continue;
+			for (b = 0; b < n; b++) {
+				uint16_t ub = m->classes[b].usage;
+
+				if (!(ub & ((1u << LD_ENABLED_HARDIRQ) |
+					    (1u << LD_ENABLED_HARDIRQ_READ))))
+					continue;
+				nr_pairs += !!brute(
+					m, a, b,
+					ua & (1u << LD_USED_IN_HARDIRQ) ? LD_ST_N :
+								       LD_ST_R,
+					ub & (1u << LD_ENABLED_HARDIRQ) ?
+						LD_ST_N | LD_ST_R :
+						LD_ST_N);
+			}
+		}
+		if (ld_irq_check(m, 0, &r)) {
+			bad++;
+		} else {
+			if (r.total[LD_IRQ_HARDIRQ] != nr_pairs) {
+				printf("# round %u: irq pairs %llu, want %u\n#   %s",
+				       round,
+				       (unsigned long long)r.total[LD_IRQ_HARDIRQ],
+				       nr_pairs, desc);
+				bad++;
+			}
+			for (i = 0; i < r.nr; i++) {
+				const struct ld_irq_finding *f = &r.f[i];
+				uint32_t want = brute(
+					m, f->safe, f->unsafe,
+					f->safe_bit == LD_USED_IN_HARDIRQ ?
+						LD_ST_N : LD_ST_R,
+					m->classes[f->unsafe].usage &
+							(1u << LD_ENABLED_HARDIRQ) ?
+						LD_ST_N | LD_ST_R : LD_ST_N);
+
+				if (f->walk || f->nr != want ||
+				    !simple_path(m, r.deps + f->first, f->nr)) {
+					printf("# round %u: irq k%u -> k%u: %u hops%s, want %u\n#   %s",
+					       round, f->safe, f->unsafe, f->nr,
+					       f->walk ? " (walk)" : "", want,
+					       desc);
+					bad++;
+				}
+			}
+			ld_irq_result_free(&r);
+		}
+		ld_model_free(m);
+	}
+	CHECK_EQ(bad, 0);
+	report("paths_and_irq_pairs_match_brute_force");
+}
+
 /* irq-check ---------------------------------------------------------------- */
 
 static void test_irq(void)
@@ -1096,6 +1318,8 @@ int main(int argc, char **argv)
 	test_paths();
 	test_irq();
 	test_irq_cycle_back();
+	test_walks();
+	test_walks_random();
 	test_crossboot_realign();
 	test_crossboot_keys();
 	test_diff();
