@@ -245,6 +245,9 @@ static void text_report(FILE *f, const struct ld_model *m,
 		}
 		out_str(f, rs->locks[rs->idx[r->cycle]].name);
 		fputc('\n', f);
+	} else if (r->kind == LD_RK_CIRCULAR) {
+		fputs("  cycle: unknown (blocks of the dependency chain are missing)\n",
+		      f);
 	}
 	if (r->nr_hops && r->kind != LD_RK_CIRCULAR)
 		fputs("  path:\n", f);

@@ -200,16 +200,73 @@ static int focus_cycle(struct ctx *ctx, const char *want, struct sub *s)
 	return EXIT_OK;
 }
 
+struct rep_edge {
+	uint32_t a, b; /* report locks, then nodes */
+};
+
+static int rlock_cmp(const void *x, const void *y, void *arg)
+{
+	const struct ld_reports *rs = arg;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	int c = ld_name_cmp(rs->locks[a].name, rs->locks[b].name);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+static int u32_cmp(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The node (index into @node, report order) of report lock @lock: the
+ * first record of its name, found in @byname (those records by name).
+ */
+static uint32_t node_of(const struct ld_reports *rs, const uint32_t *node,
+			uint32_t nn, const uint32_t *byname, uint32_t nb,
+			uint32_t lock)
+{
+	uint32_t lo = 0, hi = nb, mid, first = LD_NONE;
+
+	while (lo < hi) {
+		int c;
+
+		mid = lo + (hi - lo) / 2;
+		c = ld_name_cmp(rs->locks[byname[mid]].name,
+				rs->locks[lock].name);
+		if (!c) {
+			first = byname[mid];
+			break;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* every edge's lock is among the records sorted */
+	lo = 0;
+	hi = nn;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (node[mid] < first)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* A report's picture: its locks and hops, not the model's edges. */
 static int focus_report(struct ctx *ctx, const char *num, const char *log)
 {
 	const struct ld_model *m = ctx->m;
 	struct ld_reports *rs = NULL;
 	const struct ld_report *r;
-	uint32_t *node = NULL, nn = 0, i, k, n;
-	struct {
-		uint32_t a, b;
-	} *edge = NULL;
+	uint32_t *node = NULL, *byname = NULL, nn = 0, nb = 0, i, k, n;
+	uint8_t *named;
+	struct rep_edge *edge = NULL;
 	uint32_t ne = 0;
 	FILE *f = ctx->out;
 	unsigned long x;
@@ -235,21 +292,10 @@ static int focus_report(struct ctx *ctx, const char *num, const char *log)
 	r = &rs->r[n - 1];
 	node = malloc((r->nr_locks + 1) * sizeof(*node));
 	edge = malloc((r->nr_hops + 2) * sizeof(*edge));
-	if (!node || !edge) {
+	byname = malloc((r->nr_locks + 1) * sizeof(*byname));
+	if (!node || !edge || !byname) {
 		ret = EXIT_DATA;
 		goto out;
-	}
-	/* one node per name, in report order (the first lock's record) */
-	for (i = 0; i < r->nr_locks; i++) {
-		const struct ld_rlock *l = &rs->locks[r->locks + i];
-
-		if (l->role == LD_RR_HELD)
-			continue;
-		for (k = 0; k < nn; k++)
-			if (!ld_name_cmp(rs->locks[node[k]].name, l->name))
-				break;
-		if (k == nn)
-			node[nn++] = r->locks + i;
 	}
 	for (i = 0; i < r->nr_hops; i++) {
 		edge[ne].a = rs->hops[r->hops + i].from;
@@ -266,16 +312,41 @@ static int focus_report(struct ctx *ctx, const char *num, const char *log)
 			ne++;
 		}
 	}
-	/* map every lock of an edge to its node */
+	/*
+	 * One node per name, in report order (the first lock's record): the
+	 * locks other than the held list, and any lock an edge names; by name
+	 * (then order) to find a name's first record without a quadratic scan.
+	 */
+	named = calloc(r->nr_locks + 1, 1);
+	if (!named) {
+		ret = EXIT_DATA;
+		goto out;
+	}
+	for (i = k = 0; i < ne; i++) {
+		/* hops and hold/acquire name locks of this report */
+		if (edge[i].a - r->locks >= r->nr_locks ||
+		    edge[i].b - r->locks >= r->nr_locks)
+			continue;
+		named[edge[i].a - r->locks] = named[edge[i].b - r->locks] = 1;
+		edge[k++] = edge[i];
+	}
+	ne = k;
+	for (i = 0; i < r->nr_locks; i++)
+		if (rs->locks[r->locks + i].role != LD_RR_HELD || named[i])
+			byname[nb++] = r->locks + i;
+	free(named);
+	qsort_r(byname, nb, sizeof(*byname), rlock_cmp, rs);
+	for (i = 0; i < nb; i++)
+		if (!i || ld_name_cmp(rs->locks[byname[i - 1]].name,
+				      rs->locks[byname[i]].name))
+			node[nn++] = byname[i];
+	nb = nn; /* byname: the first of each name, by name */
+	memcpy(byname, node, nn * sizeof(*node));
+	qsort(node, nn, sizeof(*node), u32_cmp);
+	/* map every lock of an edge to its node (one is always there) */
 	for (i = 0; i < ne; i++) {
-		for (k = 0; k < nn; k++)
-			if (!ld_name_cmp(rs->locks[node[k]].name,
-					 rs->locks[edge[i].a].name))
-				edge[i].a = k;
-		for (k = 0; k < nn; k++)
-			if (!ld_name_cmp(rs->locks[node[k]].name,
-					 rs->locks[edge[i].b].name))
-				edge[i].b = k;
+		edge[i].a = node_of(rs, node, nn, byname, nb, edge[i].a);
+		edge[i].b = node_of(rs, node, nn, byname, nb, edge[i].b);
 	}
 	if (ctx->json) {
 		struct jw w;
@@ -353,6 +424,7 @@ static int focus_report(struct ctx *ctx, const char *num, const char *log)
 out:
 	if (ret == EXIT_DATA)
 		err_msg("out of memory");
+	free(byname);
 	free(node);
 	free(edge);
 	ld_reports_free(rs);

@@ -121,11 +121,27 @@ static size_t bracket_prefix(const char *s, size_t len)
 			i++;
 			d++;
 		}
+		if (!d && i < len && s[i] == '<')
+			goto delta; /* dmesg -d -t: "[<    0.000450>]" */
 		if (!d || i >= len || s[i] != '.')
 			goto weekday;
 		i++;
 		while (i < len && isdig(s[i]))
 			i++;
+		if (i + 1 < len && s[i] == ' ' && s[i + 1] == '<') {
+			i++; /* dmesg -d: "[   14.204052 <    0.000450>]" */
+delta:
+			for (i++; i < len && s[i] == ' '; i++)
+				;
+			for (d = 0; i < len && isdig(s[i]); i++)
+				d++;
+			if (!d || i >= len || s[i++] != '.')
+				return 0;
+			while (i < len && isdig(s[i]))
+				i++;
+			if (i >= len || s[i++] != '>')
+				return 0;
+		}
 	}
 	if (i >= len || s[i] != ']')
 		return 0;
@@ -155,6 +171,62 @@ weekday:
 	return i;
 }
 
+/* "2026-12-03T08:00:14,204052+00:00 ": length with the space after */
+static size_t iso_prefix(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len < 20 || !isdig(s[0]) || !isdig(s[1]) || !isdig(s[2]) ||
+	    !isdig(s[3]) || s[4] != '-' || !isdig(s[5]) || !isdig(s[6]) ||
+	    s[7] != '-' || !isdig(s[8]) || !isdig(s[9]) || s[10] != 'T' ||
+	    !isdig(s[11]) || !isdig(s[12]) || s[13] != ':')
+		return 0;
+	for (i = 14; i < len && i < 48 && s[i] != ' '; i++)
+		if (!isdig(s[i]) && !strchr(":,.+-Z", s[i]))
+			return 0;
+	return i < len && s[i] == ' ' ? i + 1 : 0;
+}
+
+/* dmesg -x (--decode): "kern  :warn  : ", facility and level names */
+static size_t decode_prefix(const char *s, size_t len)
+{
+	static const char *const fac[] = {
+		"kern", "user", "mail", "daemon", "auth", "syslog", "lpr",
+		"news", "uucp", "cron", "authpriv", "ftp", "local0", "local1",
+		"local2", "local3", "local4", "local5", "local6", "local7",
+	};
+	static const char *const lvl[] = { "emerg", "alert", "crit",
+					   "err",   "warn",  "notice",
+					   "info",  "debug" };
+	size_t i, n, k;
+
+	for (k = 0; k < ARRAY_SIZE(fac); k++) {
+		n = strlen(fac[k]);
+		if (len > n && !memcmp(s, fac[k], n) &&
+		    (s[n] == ' ' || s[n] == ':'))
+			break;
+	}
+	if (k == ARRAY_SIZE(fac))
+		return 0;
+	for (i = n; i < len && s[i] == ' '; i++)
+		;
+	if (i >= len || s[i++] != ':')
+		return 0;
+	for (k = 0; k < ARRAY_SIZE(lvl); k++) {
+		n = strlen(lvl[k]);
+		if (len - i > n && !memcmp(s + i, lvl[k], n) &&
+		    (s[i + n] == ' ' || s[i + n] == ':'))
+			break;
+	}
+	if (k == ARRAY_SIZE(lvl))
+		return 0;
+	for (i += n; i < len && s[i] == ' '; i++)
+		;
+	if (i >= len || s[i++] != ':')
+		return 0;
+	return i < len && s[i] == ' ' ? i + 1 : i;
+}
+
 /* Strip what logs and mail add in front of the kernel's text. */
 static void normalize(const char **sp, size_t *lenp)
 {
@@ -177,18 +249,41 @@ static void normalize(const char **sp, size_t *lenp)
 				continue;
 			}
 		}
-		if (isdig(s[0])) { /* /dev/kmsg "6,123,456,-;" */
-			for (n = 0; n < len && n < 48 && s[n] != ';' &&
+		if (isdig(s[0])) {
+			/* /dev/kmsg "6,123,456,-;", "...,-,caller=T71;" */
+			const char *c = find(s, len < 64 ? len : 64, ",caller=");
+			size_t e = c ? (size_t)(c - s) : len;
+
+			for (n = 0; n < e && n < 64 && s[n] != ';' &&
 				    (isdig(s[n]) || s[n] == ',' ||
 				     s[n] == '-' || s[n] == 'c' || s[n] == '+');
 			     n++)
 				;
+			if (c && n == e && n + 9 < len &&
+			    (s[n + 8] == 'T' || s[n + 8] == 'C'))
+				for (n += 9; n < len && isdig(s[n]); n++)
+					;
 			if (n < len && s[n] == ';' && memchr(s, ',', n)) {
 				s += n + 1;
 				len -= n + 1;
 				again = true;
 				continue;
 			}
+			/* dmesg --time-format=iso "2026-12-03T08:00:14,204052+00:00 " */
+			n = iso_prefix(s, len);
+			if (n) {
+				s += n;
+				len -= n;
+				again = true;
+				continue;
+			}
+		}
+		n = decode_prefix(s, len);
+		if (n) { /* dmesg -x "kern  :warn  : " */
+			s += n;
+			len -= n;
+			again = true;
+			continue;
 		}
 		if (s[0] == '>') { /* mail quoting */
 			s++;
@@ -276,6 +371,9 @@ struct pst {
 	uint32_t idle; /* lines since the last one understood */
 	struct centry *ch;
 	uint32_t nr_ch, alloc_ch;
+	int64_t ch_max; /* the highest "-> #N" seen, -1: none */
+	int64_t ch_pending; /* "-> #N" whose lock is on a line to come */
+	uint32_t ch_wait; /* lines it waits for that lock */
 	struct bentry *bl;
 	uint32_t nr_bl, alloc_bl;
 	uint32_t *held;
@@ -617,6 +715,15 @@ static int finish_circular(struct pst *p, struct ld_report *r)
 	if (!n)
 		return 0;
 	qsort(p->ch, n, sizeof(*p->ch), ch_cmp);
+	/*
+	 * Only blocks #0 to #max, each once, make the cycle: a log cut in the
+	 * chain or a block whose lock was lost would make one up
+	 */
+	for (i = 0; i < n; i++)
+		if (p->ch[i].num != i)
+			return 0;
+	if (p->ch_max != (int64_t)n - 1)
+		return 0;
 	r->cycle = rs->nr_idx;
 	for (i = 0; i < n; i++) {
 		ret = push_idx(rs, p->ch[i].lock);
@@ -740,6 +847,7 @@ static int close_report(struct pst *p, unsigned long line, bool truncated)
 	p->cur = NULL;
 	p->last_lock = LD_NONE;
 	p->nr_ch = p->nr_bl = p->nr_held = 0;
+	p->ch_max = p->ch_pending = -1;
 	end_stack(p);
 	return ret;
 }
@@ -838,6 +946,8 @@ static bool regs_line(const char *t, size_t tl)
 {
 	size_t i;
 
+	if (starts(t, tl, "Code: "))	/* the instruction bytes */
+		return true;
 	for (i = 0;
 	     i < tl && i < 5 && ((t[i] >= 'A' && t[i] <= 'Z') || isdig(t[i]));
 	     i++)
@@ -878,9 +988,9 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 	/* stacks first: indented frames until a blank or structural line */
 	if (p->stack != LD_NONE) {
 		if (frame_like(raw, rl, t, tl) &&
-		    !(p->mode == M_BACKTRACE && starts(t, tl, "</"))) {
+		    !(p->mode == M_BACKTRACE && starts(t, tl, "</TASK>"))) {
 			if (p->mode == M_BACKTRACE && starts(t, tl, "<"))
-				return 0; /* <TASK>, <IRQ> */
+				return 0; /* <TASK>, <IRQ>, </IRQ> */
 			p->idle = 0;
 			return add_frame(p, t, tl);
 		}
@@ -1013,11 +1123,14 @@ other:
 						    T_BACKTRACE :
 						    T_DISCARD, 0);
 		}
-		if (starts(t, tl, "</")) {
+		/* "</IRQ>", "</NMI>", "</SOFTIRQ>": the task's part follows */
+		if (starts(t, tl, "</TASK>")) {
 			if (nest_pause(p))
 				return 0;
 			return close_report(p, lineno, false);
 		}
+		if (starts(t, tl, "</") || starts(t, tl, "<"))
+			return 0;
 		if (p->in_calltrace && regs_line(t, tl))
 			return 0; /* "RIP: 0033:...", "RAX: ..." */
 		if (p->in_calltrace && raw[0] != ' ' && raw[0] != '\t') {
@@ -1044,16 +1157,41 @@ structural:
 		p->mode = M_CHAIN;
 		return 0;
 	}
-	if (starts(t, tl, "-> #") && r->kind == LD_RK_CIRCULAR) {
-		const char *s = t + 4;
-		int64_t num;
+	/*
+	 * "-> #N" and its lock are two printk calls: another CPU's line can
+	 * come between them, so a bare "-> #N" waits a few lines for its lock
+	 */
+	if (p->ch_pending >= 0 && !p->ch_wait--)
+		p->ch_pending = -1;
+	if ((starts(t, tl, "-> #") || p->ch_pending >= 0) &&
+	    r->kind == LD_RK_CIRCULAR) {
+		bool header = starts(t, tl, "-> #");
+		const char *s = t;
+		int64_t num = p->ch_pending;
 		struct centry *c;
 
-		if (!ld_scan_i64(&s, t + tl, &num) || num < 0)
-			return 0;
+		if (header) {
+			s = t + 4;
+			if (!ld_scan_i64(&s, t + tl, &num) || num < 0)
+				return 0;
+			if (num > p->ch_max)
+				p->ch_max = num;
+			p->ch_pending = -1;
+		}
 		ret = parse_lock(p, s, t + tl - s, LD_RR_CYCLE, &id);
+		if (ret < 0)
+			return ret;
+		if (ret && header && s == t + tl) {
+			/* nothing after "-> #N" */
+			p->ch_pending = num;
+			p->ch_wait = 3;
+			return 0;
+		}
+		if (ret && header)
+			return 0;
 		if (ret)
-			return ret < 0 ? ret : 0;
+			goto not_block; /* not the lock: another line */
+		p->ch_pending = -1;
 		if (ld_grow((void **)&p->ch, &p->alloc_ch, p->nr_ch,
 			    sizeof(*p->ch)))
 			return -ENOMEM;
@@ -1065,6 +1203,7 @@ structural:
 		p->idle = 0;
 		return new_stack(p, T_CHAIN, p->nr_ch - 1);
 	}
+not_block:
 	/* dependency path sections */
 	if (starts(t, tl, "the dependencies between") &&
 	    find(t, tl, "irq-safe lock and the holding lock")) {
@@ -1266,7 +1405,8 @@ int ld_parse_reports(const char *origin, const char *data, size_t len,
 		     struct ld_reports **out, struct ld_diag *d)
 {
 	struct ld_reports *rs = calloc(1, sizeof(*rs));
-	struct pst p = { .rs = rs, .stack = LD_NONE, .last_lock = LD_NONE };
+	struct pst p = { .rs = rs, .stack = LD_NONE, .last_lock = LD_NONE,
+			 .ch_max = -1, .ch_pending = -1 };
 	struct ld_lines l;
 	const char *line;
 	size_t ll;
@@ -1307,10 +1447,16 @@ int ld_parse_reports(const char *origin, const char *data, size_t len,
 			goto out;
 	}
 	rs->lines = l.lineno;
-	ret = close_report(&p, l.lineno,
-			   p.cur && (p.cur->kind != LD_RK_CAPACITY &&
-				     p.cur->kind != LD_RK_EXIT_USER &&
-				     p.mode != M_HELD));
+	/*
+	 * Open at the end of the log: cut short, but for the kinds that end
+	 * with the held locks (a capacity report when its stack dump has
+	 * not begun)
+	 */
+	ret = close_report(
+		&p, l.lineno,
+		p.cur && (kind_has_backtrace(p.cur->kind) ||
+			  (p.cur->kind == LD_RK_EXIT_USER && p.mode != M_HELD) ||
+			  (p.cur->kind == LD_RK_CAPACITY && p.in_calltrace)));
 out:
 	free(p.ch);
 	free(p.bl);

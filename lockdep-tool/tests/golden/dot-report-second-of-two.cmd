@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/prove -j dot --report 2 --log proc-interface/fixtures/reports-handmade/recursive-then-circular.log
