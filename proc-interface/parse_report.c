@@ -102,6 +102,11 @@ static bool isdig(char c)
 	return c >= '0' && c <= '9';
 }
 
+static bool isxdig(char c)
+{
+	return isdig(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 /* "[   12.345678]" or "[  T123]" / "[ C0]": length with the space after */
 static size_t bracket_prefix(const char *s, size_t len)
 {
@@ -959,9 +964,29 @@ static bool regs_line(const char *t, size_t tl)
 	       (t[i + 2] >= 'a' && t[i + 2] <= 'f');
 }
 
+/* "Call Trace:" (x86 and most), "Call trace:" (arm64) */
+static bool call_trace(const char *t, size_t tl)
+{
+	return starts(t, tl, "Call Trace:") || starts(t, tl, "Call trace:");
+}
+
+/* "[<ffffffff80006b2e>] sym": print_ip_sym(), unindented on RISC-V */
+static bool ip_sym_frame(const char *t, size_t tl)
+{
+	size_t i;
+
+	if (tl < 6 || t[0] != '[' || t[1] != '<')
+		return false;
+	for (i = 2; i < tl && i < 20 && isxdig(t[i]); i++)
+		;
+	return i > 2 && i + 2 < tl && t[i] == '>' && t[i + 1] == ']';
+}
+
 /* A line that belongs to a stack trace */
 static bool frame_like(const char *raw, size_t rl, const char *t, size_t tl)
 {
+	if (tl && rl && raw[0] != ' ' && raw[0] != '\t' && ip_sym_frame(t, tl))
+		return true;
 	if (!tl || !rl || (raw[0] != ' ' && raw[0] != '\t'))
 		return false;
 	if (t[0] == '#' || starts(t, tl, "-> ") || starts(t, tl, "->") ||
@@ -1055,7 +1080,7 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 	/* a stack dump without "stack backtrace:" (capacity reports) */
 	if (p->mode != M_BACKTRACE && r->backtrace == LD_NONE &&
 	    ((starts(t, tl, "CPU: ") && find(t, tl, " PID: ")) ||
-	     starts(t, tl, "Call Trace:")))
+	     call_trace(t, tl)))
 		p->mode = M_BACKTRACE;
 	if (p->mode == M_ALL_LOCKS)
 		return 0;
@@ -1114,7 +1139,7 @@ other:
 			}
 			return 0;
 		}
-		if (starts(t, tl, "Call Trace:")) {
+		if (call_trace(t, tl)) {
 			p->in_calltrace = true;
 			p->idle = 0;
 			/* the second dump of a nested-lock report repeats
@@ -1133,6 +1158,12 @@ other:
 			return 0;
 		if (p->in_calltrace && regs_line(t, tl))
 			return 0; /* "RIP: 0033:...", "RAX: ..." */
+		if (p->in_calltrace && ip_sym_frame(t, tl))
+			return 0; /* a frame the stack above did not take */
+		if (p->idle > 400) { /* a dump that never ends */
+			ret = close_report(p, lineno - p->idle, false);
+			return ret ? ret : 1;
+		}
 		if (p->in_calltrace && raw[0] != ' ' && raw[0] != '\t') {
 			if (nest_pause(p))
 				goto structural;
