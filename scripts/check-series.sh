@@ -27,7 +27,7 @@ for p in "${list[@]}"; do
 	stage "$p" "checkpatch --strict"
 	if ! perl "$TREE/scripts/checkpatch.pl" --strict --no-tree --terse -q "$PATCHES/$p" >"$LOGDIR/checkpatch-$p.log" 2>&1; then
 		sed 's/^/    /' "$LOGDIR/checkpatch-$p.log"
-		echo "    (checkpatch warnings must be fixed or justified in the changelog)"
+		echo "    (checkpatch warnings must be fixed or justified in the cover letter)"
 	fi
 	$G am -q "$PATCHES/$p" || die "$p does not apply"
 	if ! quiet "$LOGDIR/series-check-$p.log" make -C "$WORK" ARCH=x86_64 -j"${JOBS:-2}" olddefconfig bzImage modules; then
