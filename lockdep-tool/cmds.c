@@ -123,7 +123,7 @@ const struct cmd_entry cmd_table[] = {
 	{ "classes", "ls", 0, 1,
 	  "[REGEX] [--usage STATE] [--sort KEY] [--reverse] [--count]",
 	  "list lock classes",
-	  "Lists the lock classes whose name matches the POSIX extended REGEX, with their id, FD, BD (forward and backward dependency counts, including the class itself, as /proc/lockdep defines them), usage characters and OPS.  Usage states: hardirq-safe, hardirq-unsafe, softirq-safe, softirq-unsafe, their -read- variants, used, used-read, irq-safe, irq-unsafe, unused and uncategorized; a class whose state the source cannot tell is left out and counted on stderr.",
+	  "Lists the lock classes whose name matches the POSIX extended REGEX, with their id, FD, BD (forward and backward dependency counts, including the class itself, as /proc/lockdep defines them; from the export they are computed by lockdep's own search, which follows each class's list in order and stops at recursive-read hops, and since the order of the backward lists is not exported a BD can then differ from the kernel's), usage characters and OPS.  Usage states: hardirq-safe, hardirq-unsafe, softirq-safe, softirq-unsafe, their -read- variants, used, used-read, irq-safe, irq-unsafe, unused and uncategorized; a class whose state the source cannot tell is left out and counted on stderr.",
 	  ARG_REGEX, CMD_NEEDS_MODEL | CMD_READS(LD_LOAD_GRAPH), classes_opts, cmd_classes },
 	{ "show", NULL, 1, 1, "CLASS", "everything known about one class",
 	  "Prints the class's key, name parts, usage bits in words, FD/BD, wait types, its dependencies in both directions (with distance, type and stack where the source has them), usage traces, the chains that contain it and its lock_stat figures.  What the source cannot tell is printed as unknown.",

@@ -17,6 +17,7 @@
 struct sub {
 	bool *in; /* model classes in the picture */
 	uint32_t *deps, nr; /* model dependencies in it */
+	const char *note; /* what the picture is not, or NULL */
 };
 
 static int dep_cmp(const void *x, const void *y, void *arg)
@@ -68,6 +69,8 @@ static void write_model(struct ctx *ctx, const char *what, struct sub *s)
 		jw_init(&w, f, ctx->pretty);
 		jw_doc_start(&w, "dot");
 		jw_kstr(&w, "focus", what);
+		if (s->note)
+			jw_kstr(&w, "note", s->note);
 		jw_key(&w, "nodes");
 		jw_arr_start(&w);
 		for (i = 0; i < m->nr_classes; i++) {
@@ -86,6 +89,8 @@ static void write_model(struct ctx *ctx, const char *what, struct sub *s)
 		return;
 	}
 	header(f, what, nn, s->nr);
+	if (s->note)
+		fprintf(f, "// %s\n", s->note);
 	for (i = 0; i < m->nr_classes; i++) {
 		if (!s->in[i])
 			continue;
@@ -116,8 +121,13 @@ static int focus_path(struct ctx *ctx, const char *a, const char *b,
 	if (ret)
 		return ret;
 	found = ld_shortest_path(m, from, to, true, &p);
-	if (!found)
+	if (p.walk)
+		s->note = "undecided: the path passes a class twice (see 'path')";
+	if (!found) {
 		found = ld_shortest_path(m, from, to, false, &p);
+		if (found > 0)
+			s->note = "weak: not a deadlock path by lockdep's rule";
+	}
 	if (found < 0) {
 		err_msg("out of memory");
 		return EXIT_DATA;

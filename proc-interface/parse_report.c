@@ -4,8 +4,9 @@
  * (report.h).  One pass over the lines: a title opens a report, the lines
  * each print_*() function of kernel/locking/lockdep.c writes fill it, and
  * the end of its stack backtrace (or the next title) closes it.  Lines the
- * parser does not know are skipped, so interleaved messages from other
- * CPUs do no harm.
+ * parser does not know are skipped, and a lock may come up to two lines
+ * after the line announcing it, so most messages of other CPUs between a
+ * report's lines do no harm; one inside a stack ends that stack there.
  */
 #include <stdlib.h>
 
@@ -366,6 +367,7 @@ struct pst {
 	enum mode mode;
 	enum expect expect;
 	uint8_t expect_role;
+	unsigned long expect_line; /* where an E_LOCK or E_NAME was set */
 	enum target target;
 	uint32_t target_idx;
 	uint32_t stack; /* stack being filled, LD_NONE: none */
@@ -1040,7 +1042,9 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 	/* the expected continuation of the previous line */
 	switch (p->expect) {
 	case E_LOCK:
-	case E_NAME:
+	case E_NAME: {
+		enum expect was = p->expect;
+
 		p->expect = E_NONE;
 		ret = parse_lock(p, t, tl, p->expect_role, &id);
 		if (ret <= 0) {
@@ -1049,7 +1053,11 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 			p->last_line = lineno;
 			return ret;
 		}
+		/* another CPU's line may come first: wait two lines */
+		if (lineno - p->expect_line <= 2)
+			p->expect = was;
 		break;
+	}
 	case E_DEP:
 		p->expect = E_NONE;
 		return 0; /* "(prev) -> (next)": both are known */
@@ -1301,6 +1309,7 @@ not_block:
 	    (q = find(t, tl, " is trying to lock:"))) {
 		parse_task(p, t, q);
 		p->expect = E_LOCK;
+		p->expect_line = lineno;
 		p->expect_role = LD_RR_ACQUIRE;
 		p->idle = 0;
 		return 0;
@@ -1308,6 +1317,7 @@ not_block:
 	if (starts(t, tl, "but task is already holding lock") ||
 	    starts(t, tl, "and this task is already holding")) {
 		p->expect = E_LOCK;
+		p->expect_line = lineno;
 		p->expect_role = LD_RR_HOLD;
 		return 0;
 	}
@@ -1317,11 +1327,13 @@ not_block:
 	}
 	if (starts(t, tl, "but this new dependency connects a")) {
 		p->expect = E_NAME;
+		p->expect_line = lineno;
 		p->expect_role = LD_RR_SAFE;
 		return 0;
 	}
 	if (starts(t, tl, "to a ") && ends(t, tl, "-irq-unsafe lock:")) {
 		p->expect = E_NAME;
+		p->expect_line = lineno;
 		p->expect_role = LD_RR_UNSAFE;
 		return 0;
 	}
@@ -1332,6 +1344,7 @@ not_block:
 	if ((q = find(t, tl, " just changed the state of lock:"))) {
 		parse_task(p, t, q);
 		p->expect = E_LOCK;
+		p->expect_line = lineno;
 		p->expect_role = LD_RR_CHANGED;
 		return 0;
 	}
@@ -1350,6 +1363,7 @@ not_block:
 			r->irqclass = sdup(p->rs, s, (e2 ? e2 : e) - s);
 		}
 		p->expect = E_NAME;
+		p->expect_line = lineno;
 		p->expect_role = LD_RR_OTHER;
 		return 0;
 	}
@@ -1369,6 +1383,7 @@ not_block:
 	if ((q = find(t, tl, " [HC")) && ends(t, tl, "] takes:")) {
 		parse_task(p, t, q);
 		p->expect = E_LOCK;
+		p->expect_line = lineno;
 		p->expect_role = LD_RR_CHANGED;
 		return 0;
 	}
@@ -1406,6 +1421,7 @@ not_block:
 		if (e)
 			r->detail = sdup(p->rs, s, e - s);
 		p->expect = E_LOCK;
+		p->expect_line = lineno;
 		p->expect_role = LD_RR_FREED;
 		return 0;
 	}

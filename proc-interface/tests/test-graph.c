@@ -573,7 +573,7 @@ static void test_walks(void)
 	CHECK_EQ(ld_shortest_path(m, cls(m, "A"), cls(m, "B"), false, &p), 1);
 	CHECK_EQ(p.nr, 2);
 	free(p.deps);
-	/* the walk A X Y X C (4 hops) is shorter than the simple A P Q R C */
+	/* the walk A X Y X C (4 hops), found first, not the simple A P Q R C */
 	CHECK_EQ(ld_shortest_path(m, cls(m, "A"), cls(m, "C"), true, &p), 1);
 	CHECK_EQ(p.nr, 4);
 	CHECK(!p.walk);
@@ -589,6 +589,16 @@ static void test_walks(void)
 	CHECK(!ld_enum_paths(m, cls(m, "A"), cls(m, "C"), 0, 3, &ps));
 	CHECK_EQ(ps.nr, 0);
 	CHECK(ps.truncated);
+	ld_paths_free(&ps);
+	ld_model_free(m);
+	/* a cycle next to the only path: n - 1 hops cut it, nothing more */
+	m = graph("c A\nc X\nc Y\nc B\nd A X\nd X B\nd X Y\nd Y X\n", false,
+		  NULL);
+	if (!m)
+		return report("paths_are_simple");
+	CHECK(!ld_enum_paths(m, cls(m, "A"), cls(m, "B"), 0, 0, &ps));
+	CHECK_EQ(ps.nr, 1);
+	CHECK(!ps.truncated);
 	ld_paths_free(&ps);
 	ld_model_free(m);
 	report("paths_are_simple");

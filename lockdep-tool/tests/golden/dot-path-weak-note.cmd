@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/walks dot --path wk_a wk_b

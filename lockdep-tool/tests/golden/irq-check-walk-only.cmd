@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/walks -j irq-check

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/walks path wk_a wk_c

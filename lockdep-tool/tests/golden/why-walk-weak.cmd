@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/walks why wk_a wk_b
