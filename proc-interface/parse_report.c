@@ -241,8 +241,12 @@ static void normalize(const char **sp, size_t *lenp)
 	const char *k;
 	bool again = true;
 
-	while (len && (s[len - 1] == '\r' || s[len - 1] == '\n'))
+	/* a serial console's NULs (after a reset) and line ends */
+	while (len && (s[len - 1] == '\r' || s[len - 1] == '\n' ||
+		       s[len - 1] == '\0'))
 		len--;
+	while (len && s[0] == '\0')
+		s++, len--;
 	while (again && len) {
 		again = false;
 		if (s[0] == '<' && len > 2) { /* syslog level */
@@ -654,6 +658,9 @@ static int title_kind(const char *s, size_t len, struct ld_str *irqclass)
 	} else {
 		return -1;
 	}
+	/* 3.x: "[ INFO: suspicious RCU usage. ]" */
+	if (len && s[len - 1] == '.')
+		len--;
 	for (i = 0; i < ARRAY_SIZE(fixed); i++)
 		if (len == strlen(fixed[i].text) &&
 		    !memcmp(s, fixed[i].text, len))
@@ -881,15 +888,20 @@ static int open_report(struct pst *p, int kind, const char *t, size_t tl,
 		r->irqclass = sdup(rs, irqclass.s, irqclass.len);
 	if (!r->title.s)
 		return -ENOMEM;
-	if (kind == LD_RK_CAPACITY) {
-		const char *s = t + 5, *e = find(t, tl, " too low!");
+	if (kind == LD_RK_CAPACITY || kind == LD_RK_LOCKS_HELD) {
+		/* after "BUG: " or "WARNING: ", also in "[ BUG: ... ]" */
+		const char *s = find(t, tl, ": ");
+		const char *e = find(t, tl, kind == LD_RK_CAPACITY ?
+						    " too low!" :
+						    " still has locks held!");
 
-		r->detail = sdup(rs, s, e - s);
-	} else if (kind == LD_RK_LOCKS_HELD) {
-		const char *e = find(t, tl, " still has locks held!");
-
-		p->cur = r;
-		parse_task(p, t + 9, e);
+		s = s && e && s < e ? s + 2 : t;
+		if (kind == LD_RK_CAPACITY) {
+			r->detail = sdup(rs, s, (e ? e : t + tl) - s);
+		} else {
+			p->cur = r;
+			parse_task(p, s, e ? e : t + tl);
+		}
 	}
 	p->cur = r;
 	p->mode = M_BODY;

@@ -1,0 +1,1 @@
+report --brief proc-interface/fixtures/reports-handmade/old-titles-and-nul.log
