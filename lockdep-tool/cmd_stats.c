@@ -113,14 +113,18 @@ int cmd_stats(struct ctx *ctx, struct cmd_args *a)
 			jw_obj_start(&w);
 			jw_kstrn(&w, "key", st->key);
 			jw_kstrn(&w, "label", st->label);
-			jw_kint(&w, "value", st->value);
+			jw_key(&w, "value");
+			if (st->src != LD_SRC_NONE)
+				jw_int(&w, st->value);
+			else
+				jw_null(&w);
 			jw_key(&w, "max");
 			if (cap)
 				jw_int(&w, c.max);
 			else
 				jw_null(&w);
 			jw_key(&w, "permille");
-			if (cap && c.max > 0)
+			if (cap && c.max > 0 && st->src != LD_SRC_NONE)
 				jw_int(&w,
 				       (st->value * 1000 + c.max / 2) / c.max);
 			else
@@ -140,9 +144,14 @@ int cmd_stats(struct ctx *ctx, struct cmd_args *a)
 			fputc('\n', ctx->out);
 		fputs(" ", ctx->out);
 		out_str(ctx->out, st->label);
-		fprintf(ctx->out, ":%*s%11lld",
-			st->label.len < 30 ? (int)(30 - st->label.len) : 1, "",
-			(long long)st->value);
+		fprintf(ctx->out, ":%*s", st->label.len < 30 ?
+					      (int)(30 - st->label.len) : 1,
+			"");
+		if (st->src == LD_SRC_NONE) {
+			fprintf(ctx->out, "%11s\n", "-");
+			continue;
+		}
+		fprintf(ctx->out, "%11lld", (long long)st->value);
 		if (find_cap(m, st, &c)) {
 			permille_str(st->value, c.max, pct, sizeof(pct));
 			fprintf(ctx->out, " / %lld (%s)", (long long)c.max,
@@ -158,7 +167,8 @@ int cmd_stats(struct ctx *ctx, struct cmd_args *a)
 		char msg[512];
 		int n;
 
-		if (!find_cap(m, st, &c) || c.max <= 0 ||
+		if (st->src == LD_SRC_NONE || !find_cap(m, st, &c) ||
+		    c.max <= 0 ||
 		    st->value * 1000 < c.max * WARN_PERMILLE)
 			continue;
 		permille_str(st->value, c.max, pct, sizeof(pct));

@@ -188,40 +188,34 @@ out:
 	return ret;
 }
 
+/*
+ * Counters both sides know: one that only one side prints (the export's
+ * and /proc's sets differ, kernels add counters) or cannot tell (without
+ * PROVE_LOCKING) is not a difference.
+ */
 static int diff_stats(const struct ld_model *o, const struct ld_model *n,
 		      struct ld_diff *df)
 {
-	uint32_t i, alloc = 0, pass;
+	uint32_t i, alloc = 0;
 
-	for (pass = 0; pass < 2; pass++) {
-		const struct ld_model *a = pass ? n : o, *b = pass ? o : n;
+	for (i = 0; i < o->nr_stats; i++) {
+		const struct ld_stat *so = &o->stats[i], *sn;
+		struct ld_stat_change *c;
 
-		for (i = 0; i < a->nr_stats; i++) {
-			const struct ld_stat *sa = &a->stats[i], *sb;
-			struct ld_stat_change *c;
-
-			sb = ld_stat_get(b, sa->key.s);
-			if (pass && sb)
-				continue; /* done in the first pass */
-			if (sb && sb->value == sa->value)
-				continue;
-			if (ld_grow((void **)&df->stats, &alloc, df->nr_stats,
-				    sizeof(*df->stats)))
-				return -ENOMEM;
-			c = &df->stats[df->nr_stats++];
-			memset(c, 0, sizeof(*c));
-			c->key = sa->key;
-			c->label = sa->label;
-			if (pass) {
-				c->new_known = true;
-				c->new_v = sa->value;
-			} else {
-				c->old_known = true;
-				c->old_v = sa->value;
-				c->new_known = sb != NULL;
-				c->new_v = sb ? sb->value : 0;
-			}
-		}
+		sn = ld_stat_get(n, so->key.s);
+		if (!sn || so->src == LD_SRC_NONE || sn->src == LD_SRC_NONE ||
+		    sn->value == so->value)
+			continue;
+		if (ld_grow((void **)&df->stats, &alloc, df->nr_stats,
+			    sizeof(*df->stats)))
+			return -ENOMEM;
+		c = &df->stats[df->nr_stats++];
+		memset(c, 0, sizeof(*c));
+		c->key = so->key;
+		c->label = so->label;
+		c->old_known = c->new_known = true;
+		c->old_v = so->value;
+		c->new_v = sn->value;
 	}
 	return 0;
 }

@@ -32,12 +32,22 @@ static bool all_of(const char *p, const char *end, char c)
 	return true;
 }
 
-/* "%lld.%02d" microseconds -> units of 10 ns */
-static bool scan_time(const char **pp, const char *end, int64_t *v)
+/*
+ * "%lld.%02d" microseconds (snprint_time()) -> units of 10 ns.  Two forms
+ * that pattern allows besides the usual one are read too:
+ * - a negative time (clock skew between CPUs): the remainder of the
+ *   division is negative as well, "0.-31" is -0.31 and "-1.-49" -1.49;
+ * - before 6.7 the text was cut to 14 characters: "123456789012.3",
+ *   "1234567890123." or "12345678901234", where the digits lost may have
+ *   been integer ones too; *@cut is set, the value is a lower bound.
+ */
+static bool scan_time(const char **pp, const char *end, int64_t *v,
+		      bool *cut)
 {
-	const char *p = *pp;
+	const char *p = *pp, *start = p;
 	bool neg = false;
-	uint64_t i;
+	uint64_t i, f = 0;
+	int nf = 0;
 
 	if (p < end && *p == '-') {
 		neg = true;
@@ -45,17 +55,37 @@ static bool scan_time(const char **pp, const char *end, int64_t *v)
 	}
 	if (!ld_scan_u64(&p, end, &i) || i > INT64_MAX / 100 - 1)
 		return false;
-	if (end - p < 3 || p[0] != '.' || p[1] < '0' || p[1] > '9' ||
-	    p[2] < '0' || p[2] > '9')
+	if (p < end && *p == '.') {
+		p++;
+		if (p < end && *p == '-' && p + 1 < end && p[1] >= '0' &&
+		    p[1] <= '9') {
+			neg = true;
+			p++;
+		}
+		for (; nf < 2 && p < end && *p >= '0' && *p <= '9'; nf++, p++)
+			f = f * 10 + (*p - '0');
+	} else if (p - start != 14) {
 		return false;
-	i = i * 100 + (p[1] - '0') * 10 + (p[2] - '0');
+	}
+	if (p < end && *p != ' ')
+		return false;
+	if (nf < 2) {
+		/* only the 14-character cut leaves fewer than 2 decimals */
+		if (p - start != 14)
+			return false;
+		*cut = true;
+		while (nf++ < 2)
+			f *= 10;
+	}
+	i = i * 100 + f;
 	*v = neg ? -(int64_t)i : (int64_t)i;
-	*pp = p + 3;
+	*pp = p;
 	return true;
 }
 
 /* The 12 numbers after the name's colon; false if this is not a row. */
-static bool scan_row(const char *p, const char *end, int64_t v[LD_LS_NR])
+static bool scan_row(const char *p, const char *end, int64_t v[LD_LS_NR],
+		     bool *cut)
 {
 	int i;
 
@@ -66,7 +96,7 @@ static bool scan_row(const char *p, const char *end, int64_t v[LD_LS_NR])
 			return false;
 		ld_skip_spaces(&p, end);
 		if (ld_ls_is_time(i)) {
-			if (!scan_time(&p, end, &v[i]))
+			if (!scan_time(&p, end, &v[i], cut))
 				return false;
 		} else {
 			if (!ld_scan_u64(&p, end, &u) || u > INT64_MAX)
@@ -122,6 +152,7 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 	const char *line;
 	size_t len;
 	int dashes = 0;
+	bool cut = false;
 	char q[LD_QBUF];
 
 	ld_lines_init(&l, s->origin, s->base_line, s->data, s->len);
@@ -184,7 +215,7 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 		}
 		/* the last colon: names may hold one, numbers cannot */
 		colon = memrchr(line, ':', len);
-		if (colon && scan_row(colon + 1, end, v)) {
+		if (colon && scan_row(colon + 1, end, v, &cut)) {
 			const char *name = line;
 			size_t nlen;
 			char rw = 0;
@@ -264,5 +295,9 @@ bad:
 	}
 	finish_entry(&st, false);
 	m->have.lockstat = true;
+	if (cut)
+		ld_warn(m,
+			"%s: times cut to 14 characters by the kernel (before 6.7): those values are lower bounds",
+			s->origin);
 	return 0;
 }

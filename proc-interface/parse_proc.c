@@ -672,8 +672,8 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 				      "empty file, expected 'all lock chains:'");
 			goto out;
 		}
-		if (len == 28 &&
-		    !memcmp(line, "(buggered) all lock chains:", 28)) {
+		if (len == 27 &&
+		    !memcmp(line, "(buggered) all lock chains:", 27)) {
 			m->chains_buggered = true;
 		} else if (len != 16 || memcmp(line, "all lock chains:", 16)) {
 			ret = ld_diag(d, &l,
@@ -821,6 +821,33 @@ int ld_parse_proc_stats(struct ld_model *m, const struct ld_section *s,
 	}
 	if (!nr)
 		return ld_diag(d, &l, "no counters found");
+	/*
+	 * Without CONFIG_PROVE_LOCKING (no "dependency chains" line) the
+	 * kernel still prints what its #ifdef'd loop over the classes would
+	 * count, as 0, and sums of those: unknown, not zero.
+	 */
+	if (!ld_stat_get(m, "dependency_chains")) {
+		static const char *const placeholders[] = {
+			"indirect_dependencies",     "all_direct_dependencies",
+			"combined_max_dependencies", "hardirq_safe_locks",
+			"hardirq_unsafe_locks",	     "softirq_safe_locks",
+			"softirq_unsafe_locks",	     "irq_safe_locks",
+			"irq_unsafe_locks",	     "hardirq_read_safe_locks",
+			"hardirq_read_unsafe_locks", "softirq_read_safe_locks",
+			"softirq_read_unsafe_locks", "irq_read_safe_locks",
+			"irq_read_unsafe_locks",     "uncategorized_locks",
+			"unused_locks",
+		};
+		unsigned int i;
+
+		for (i = 0; i < ARRAY_SIZE(placeholders); i++) {
+			struct ld_stat *st = (struct ld_stat *)ld_stat_get(
+				m, placeholders[i]);
+
+			if (st)
+				st->src = LD_SRC_NONE;
+		}
+	}
 	m->have.stats = true;
 	return 0;
 }

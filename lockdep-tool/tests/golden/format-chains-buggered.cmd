@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/formats/chains-buggered chains

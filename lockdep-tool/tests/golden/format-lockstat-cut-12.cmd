@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/formats/lockstat-hold-total-12digits lockstat

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/formats/lockstat-hold-total-14digits -j lockstat --top 1

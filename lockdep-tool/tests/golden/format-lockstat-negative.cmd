@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/formats/lockstat-negative-min-minus-1500ns lockstat
