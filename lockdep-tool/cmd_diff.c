@@ -55,6 +55,7 @@ static void diff_json(struct ctx *ctx, const struct ld_model *o,
 	for (k = LD_MATCH_NAME; k < LD_MATCH_NR; k++)
 		jw_kint(&w, ld_match_how_name(k), df->mt.nr_how[k]);
 	jw_obj_end(&w);
+	jw_kbool(&w, "classes_compared", df->classes_compared);
 	jw_key(&w, "classes_added");
 	jw_arr_start(&w);
 	for (i = 0; i < df->nr_added; i++)
@@ -93,6 +94,23 @@ static void diff_json(struct ctx *ctx, const struct ld_model *o,
 	json_hops(&w, n, df->dep_added, df->nr_dep_added);
 	jw_key(&w, "deps_removed");
 	json_hops(&w, o, df->dep_removed, df->nr_dep_removed);
+	jw_key(&w, "deps_retyped");
+	jw_arr_start(&w);
+	for (i = 0; i < df->nr_retyped; i++) {
+		char b1[16], b2[16];
+		const struct ld_dep *od = &o->deps[df->retyped_old[i]];
+		const struct ld_dep *nd = &n->deps[df->retyped_new[i]];
+
+		jw_obj_start(&w);
+		jw_kint(&w, "from", nd->from);
+		jw_kint(&w, "to", nd->to);
+		jw_kstrn(&w, "from_name", n->classes[nd->from].name);
+		jw_kstrn(&w, "to_name", n->classes[nd->to].name);
+		jw_kstr(&w, "old_type", ld_dep_type_str(od->type, true, b1));
+		jw_kstr(&w, "new_type", ld_dep_type_str(nd->type, true, b2));
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
 	jw_kbool(&w, "usage_compared", df->usage_compared);
 	jw_key(&w, "usage_changes");
 	jw_arr_start(&w);
@@ -139,7 +157,7 @@ static void diff_json(struct ctx *ctx, const struct ld_model *o,
 			const struct ld_ls_change *c = &df->ls[i];
 
 			jw_obj_start(&w);
-			jw_kstrn(&w, "class", n->classes[c->new_id].name);
+			jw_kstrn(&w, "class", c->name);
 			jw_kint(&w, "contentions", c->d[LD_LS_CONTENTIONS]);
 			jw_kint(&w, "con_bounces", c->d[LD_LS_CON_BOUNCES]);
 			jw_kint(&w, "acquisitions", c->d[LD_LS_ACQUISITIONS]);
@@ -171,8 +189,11 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 	uint32_t i;
 	int k;
 
-	fprintf(f, "classes: %u added, %u removed", df->nr_added,
-		df->nr_removed);
+	if (!df->classes_compared)
+		fputs("classes: not compared (one side lists none)", f);
+	else
+		fprintf(f, "classes: %u added, %u removed", df->nr_added,
+			df->nr_removed);
 	if (df->nr_renamed)
 		fprintf(f, ", %u renumbered (#N realigned)", df->nr_renamed);
 	fputc('\n', f);
@@ -226,6 +247,23 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 		for (i = 0; i < df->nr_dep_removed && i < max; i++)
 			text_hop(f, o, df->dep_removed[i], "- ", false);
 		more(f, df->nr_dep_removed, max);
+		if (df->nr_retyped)
+			fprintf(f, "dependency types changed: %u\n",
+				df->nr_retyped);
+		for (i = 0; i < df->nr_retyped && i < max; i++) {
+			const struct ld_dep *od = &o->deps[df->retyped_old[i]];
+			const struct ld_dep *nd = &n->deps[df->retyped_new[i]];
+			char b1[16], b2[16];
+
+			fputs("~ ", f);
+			out_str(f, n->classes[nd->from].name);
+			fputs(" -> ", f);
+			out_str(f, n->classes[nd->to].name);
+			fprintf(f, "  [%s] -> [%s]\n",
+				ld_dep_type_str(od->type, true, b1),
+				ld_dep_type_str(nd->type, true, b2));
+		}
+		more(f, df->nr_retyped, max);
 	}
 	if (df->usage_compared) {
 		fprintf(f, "usage changes: %u\n", df->nr_usage);
@@ -241,6 +279,11 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 	}
 	if (df->chains_compared) {
 		fputs("chains:", f);
+		if (!df->chains[0][0] && !df->chains[1][0] &&
+		    !df->chains[0][1] && !df->chains[1][1] &&
+		    !df->chains[0][2] && !df->chains[1][2] &&
+		    !df->chains[0][3] && !df->chains[1][3])
+			fputs(" none on either side", f);
 		for (k = 0; k < 4; k++)
 			if (df->chains[0][k] || df->chains[1][k])
 				fprintf(f, " %s %lld -> %lld (%+lld)",
@@ -282,12 +325,14 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 			const struct ld_ls_change *c = &df->ls[i];
 
 			fputs("  ", f);
-			out_str(f, n->classes[c->new_id].name);
+			out_str(f, c->name);
 			fprintf(f,
-				": contentions %+lld, acquisitions %+lld, wait %s us, hold %s us\n",
+				": contentions %+lld, acquisitions %+lld, wait %s%s us, hold %s%s us\n",
 				(long long)c->d[LD_LS_CONTENTIONS],
 				(long long)c->d[LD_LS_ACQUISITIONS],
+				c->d[LD_LS_WAIT_TOTAL] < 0 ? "" : "+",
 				fmt_us(c->d[LD_LS_WAIT_TOTAL], b1, sizeof(b1)),
+				c->d[LD_LS_HOLD_TOTAL] < 0 ? "" : "+",
 				fmt_us(c->d[LD_LS_HOLD_TOTAL], b2, sizeof(b2)));
 		}
 		more(f, df->nr_ls, max);

@@ -28,7 +28,10 @@ static void snapshot_counts(const struct ld_model *m, uint32_t s, uint32_t *nc,
 		*nd += !!(mi->dep_src[i] & (1u << s));
 }
 
-/* Class @i was matched by name, and printed the same, in every snapshot. */
+/*
+ * Class @i was matched by name (or new in its first snapshot), and printed
+ * the same, in every snapshot.
+ */
 static bool matched_plainly(const struct ld_model *m, uint32_t i)
 {
 	const struct ld_merge_info *mi = m->merge;
@@ -37,7 +40,8 @@ static bool matched_plainly(const struct ld_model *m, uint32_t i)
 	for (s = 0; s < n; s++)
 		if (mi->cls_src[i * n + s] != LD_NONE &&
 		    (ld_name_cmp(mi->cls_name[i * n + s], m->classes[i].name) ||
-		     mi->cls_how[i * n + s] != LD_MATCH_NAME))
+		     (mi->cls_how[i * n + s] != LD_MATCH_NAME &&
+		      mi->cls_how[i * n + s] != LD_MATCH_NONE)))
 			return false;
 	return true;
 }
@@ -52,20 +56,27 @@ int cmd_merge(struct ctx *ctx, struct cmd_args *a)
 	FILE *f = ctx->out;
 	int ret;
 
-	if (a->argc == 1)
-		return usage_error(ctx, "give two snapshots or more");
 	for (i = 0; i < (uint32_t)a->argc; i++) {
 		ret = refuse_command_stream(ctx, "snapshot", a->argv[i]);
 		if (ret)
 			return ret;
 	}
-	if (a->argc >= 2) {
-		if (ld_load_merged(&own, (const char *const *)a->argv, a->argc,
-				   &d)) {
+	if (a->argc >= 1) {
+		/* one argument: a saved union, which holds its parts */
+		if (a->argc == 1 ? ld_load_path(&own, a->argv[0], &d) :
+				   ld_load_merged(&own,
+						  (const char *const *)a->argv,
+						  a->argc, &d)) {
 			err_msg("%s", d.msg);
 			return EXIT_DATA;
 		}
 		m = own;
+		if (!m->merge) {
+			ld_model_free(own);
+			return usage_error(
+				ctx,
+				"give two snapshots or more, or a saved union");
+		}
 	} else {
 		if (ctx->nr_snapshots < 1)
 			return usage_error(

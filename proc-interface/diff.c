@@ -30,7 +30,7 @@ static int diff_deps(const struct ld_model *o, const struct ld_model *n,
 {
 	struct ld_map map;
 	uint8_t *seen;
-	uint32_t i, a1 = 0, a2 = 0, old;
+	uint32_t i, a1 = 0, a2 = 0, a3 = 0, a4 = 0, old;
 	int ret;
 
 	df->deps_compared = true;
@@ -63,7 +63,20 @@ static int diff_deps(const struct ld_model *o, const struct ld_model *n,
 		if (f != LD_NONE && t != LD_NONE)
 			hit = ld_map_get(&map, ld_dep_key(f, t));
 		if (hit != LD_NONE) {
+			const struct ld_dep *h = &n->deps[hit];
+
 			seen[hit] = 1;
+			/* lockdep ors types in: a new one can make a path strong */
+			if (d->type_known && h->type_known && d->type != h->type) {
+				uint32_t k = df->nr_retyped;
+
+				ret = push(&df->retyped_old, &k, &a3, i);
+				if (!ret)
+					ret = push(&df->retyped_new,
+						   &df->nr_retyped, &a4, hit);
+				if (ret)
+					goto out;
+			}
 			continue;
 		}
 		ret = push(&df->dep_removed, &df->nr_dep_removed, &a1, i);
@@ -229,47 +242,128 @@ static void ls_sum(const struct ld_lockstat *ls, int64_t *v)
 		       (ls && ls->has_r ? ls->r[k] : 0);
 }
 
-static int diff_lockstat(const struct ld_model *o, const struct ld_model *n,
-			 struct ld_diff *df)
+static int row_cmp(const void *x, const void *y, void *arg)
+{
+	const struct ld_model *m = arg;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	int c = ld_name_cmp(m->lockstat[a].name, m->lockstat[b].name);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+/* The first row of @o printed as @name and not @used yet, or LD_NONE */
+static uint32_t row_by_name(const struct ld_model *o, const uint32_t *byname,
+			    const uint8_t *used, struct ld_str name)
+{
+	uint32_t lo = 0, hi = o->nr_lockstat, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ld_name_cmp(o->lockstat[byname[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < o->nr_lockstat &&
+	       !ld_name_cmp(o->lockstat[byname[lo]].name, name);
+	     lo++)
+		if (!used[byname[lo]])
+			return byname[lo];
+	return LD_NONE;
+}
+
+static int push_ls(struct ld_diff *df, uint32_t *alloc,
+		   const struct ld_lockstat *ol, const struct ld_lockstat *nl,
+		   uint32_t old_id, uint32_t new_id, struct ld_str name)
 {
 	static const int summed[] = {
 		LD_LS_CON_BOUNCES, LD_LS_CONTENTIONS,  LD_LS_WAIT_TOTAL,
 		LD_LS_ACQ_BOUNCES, LD_LS_ACQUISITIONS, LD_LS_HOLD_TOTAL,
 	};
-	uint32_t i, alloc = 0;
+	int64_t vo[LD_LS_NR], vn[LD_LS_NR];
+	struct ld_ls_change *c;
+	bool any = false;
+	unsigned int k;
+
+	ls_sum(ol, vo);
+	ls_sum(nl, vn);
+	for (k = 0; k < ARRAY_SIZE(summed); k++)
+		any |= vn[summed[k]] != vo[summed[k]];
+	if (!any)
+		return 0;
+	if (ld_grow((void **)&df->ls, alloc, df->nr_ls, sizeof(*df->ls)))
+		return -ENOMEM;
+	c = &df->ls[df->nr_ls++];
+	memset(c, 0, sizeof(*c));
+	c->old_id = old_id;
+	c->new_id = new_id;
+	c->name = name;
+	for (k = 0; k < ARRAY_SIZE(summed); k++)
+		c->d[summed[k]] = vn[summed[k]] - vo[summed[k]];
+	return 0;
+}
+
+/*
+ * lock_stat rows, new ones in file order then the old ones gone: a row
+ * joined to a class pairs with the row of the class matched to it, any
+ * other (no class list, a name cut to 37 characters, an ambiguous one)
+ * with an old row printed the same.
+ */
+static int diff_lockstat(const struct ld_model *o, const struct ld_model *n,
+			 struct ld_diff *df)
+{
+	uint32_t i, alloc = 0, *byname;
+	uint8_t *used;
+	int ret = 0;
 
 	df->ls_compared = true;
-	for (i = 0; i < n->nr_classes; i++) {
-		uint32_t oi = df->mt.b_to_a[i];
-		const struct ld_lockstat *nl = NULL, *ol = NULL;
-		int64_t vo[LD_LS_NR], vn[LD_LS_NR];
-		struct ld_ls_change *c;
-		bool any = false;
-		unsigned int k;
-
-		if (n->classes[i].lockstat != LD_NONE)
-			nl = &n->lockstat[n->classes[i].lockstat];
-		if (oi != LD_NONE && o->classes[oi].lockstat != LD_NONE)
-			ol = &o->lockstat[o->classes[oi].lockstat];
-		if (!nl && !ol)
-			continue;
-		ls_sum(ol, vo);
-		ls_sum(nl, vn);
-		for (k = 0; k < ARRAY_SIZE(summed); k++)
-			any |= vn[summed[k]] != vo[summed[k]];
-		if (!any)
-			continue;
-		if (ld_grow((void **)&df->ls, &alloc, df->nr_ls,
-			    sizeof(*df->ls)))
-			return -ENOMEM;
-		c = &df->ls[df->nr_ls++];
-		memset(c, 0, sizeof(*c));
-		c->old_id = oi;
-		c->new_id = i;
-		for (k = 0; k < ARRAY_SIZE(summed); k++)
-			c->d[summed[k]] = vn[summed[k]] - vo[summed[k]];
+	byname = malloc((o->nr_lockstat + 1) * sizeof(*byname));
+	used = calloc(o->nr_lockstat + 1, 1);
+	if (!byname || !used) {
+		ret = -ENOMEM;
+		goto out;
 	}
-	return 0;
+	for (i = 0; i < o->nr_lockstat; i++)
+		byname[i] = i;
+	qsort_r(byname, o->nr_lockstat, sizeof(*byname), row_cmp, (void *)o);
+	for (i = 0; i < n->nr_lockstat && !ret; i++) {
+		const struct ld_lockstat *nl = &n->lockstat[i];
+		uint32_t nc = nl->class, oc = LD_NONE, orow = LD_NONE;
+		struct ld_str name = nl->name;
+
+		if (nc != LD_NONE) {
+			name = n->classes[nc].name;
+			oc = df->mt.b_to_a[nc];
+			if (oc != LD_NONE &&
+			    o->classes[oc].lockstat != LD_NONE &&
+			    !used[o->classes[oc].lockstat])
+				orow = o->classes[oc].lockstat;
+		}
+		if (orow == LD_NONE && (nc == LD_NONE || oc == LD_NONE))
+			orow = row_by_name(o, byname, used, nl->name);
+		if (orow != LD_NONE) {
+			used[orow] = 1;
+			if (oc == LD_NONE)
+				oc = o->lockstat[orow].class;
+		}
+		ret = push_ls(df, &alloc,
+			      orow != LD_NONE ? &o->lockstat[orow] : NULL, nl,
+			      oc, nc, name);
+	}
+	for (i = 0; i < o->nr_lockstat && !ret; i++) {
+		const struct ld_lockstat *ol = &o->lockstat[i];
+
+		if (used[i])
+			continue;
+		ret = push_ls(df, &alloc, ol, NULL, ol->class, LD_NONE,
+			      ol->class != LD_NONE ?
+				      o->classes[ol->class].name :
+				      ol->name);
+	}
+out:
+	free(byname);
+	free(used);
+	return ret;
 }
 
 int ld_diff(const struct ld_model *o, const struct ld_model *n,
@@ -282,7 +376,9 @@ int ld_diff(const struct ld_model *o, const struct ld_model *n,
 	ret = ld_match_classes(o, n, &df->mt);
 	if (ret)
 		return ret;
-	for (i = 0; i < n->nr_classes && !ret; i++) {
+	/* a side without a class list (a lone lock_stat) tells nothing */
+	df->classes_compared = o->have.classes && n->have.classes;
+	for (i = 0; df->classes_compared && i < n->nr_classes && !ret; i++) {
 		uint32_t oi = df->mt.b_to_a[i];
 
 		if (oi == LD_NONE)
@@ -290,7 +386,7 @@ int ld_diff(const struct ld_model *o, const struct ld_model *n,
 		else if (ld_name_cmp(o->classes[oi].name, n->classes[i].name))
 			ret = push(&df->renamed, &df->nr_renamed, &a3, i);
 	}
-	for (i = 0; i < o->nr_classes && !ret; i++)
+	for (i = 0; df->classes_compared && i < o->nr_classes && !ret; i++)
 		if (df->mt.a_to_b[i] == LD_NONE)
 			ret = push(&df->removed, &df->nr_removed, &a2, i);
 	if (!ret && o->have.deps && n->have.deps)
@@ -320,7 +416,8 @@ bool ld_diff_any(const struct ld_diff *df)
 	int k;
 
 	if (df->nr_added || df->nr_removed || df->nr_renamed ||
-	    df->nr_dep_added || df->nr_dep_removed || df->nr_usage ||
+	    df->nr_dep_added || df->nr_dep_removed || df->nr_retyped ||
+	    df->nr_usage ||
 	    df->nr_names || df->nr_stats || df->nr_ls)
 		return true;
 	for (k = 0; k < 4; k++)
@@ -337,6 +434,8 @@ void ld_diff_free(struct ld_diff *df)
 	free(df->renamed);
 	free(df->dep_added);
 	free(df->dep_removed);
+	free(df->retyped_old);
+	free(df->retyped_new);
 	free(df->usage);
 	free(df->names);
 	free(df->stats);

@@ -106,9 +106,15 @@ static uint32_t overlap(const uint32_t *a, uint32_t na, const uint32_t *b,
 	return n;
 }
 
+/* A key symbol that names the key: the export's "?" is a key without one */
+static bool has_sym(const struct ld_class *c)
+{
+	return c->key_sym.len && !(c->key_sym.len == 1 && c->key_sym.s[0] == '?');
+}
+
 static bool key_equal(const struct ld_class *a, const struct ld_class *b)
 {
-	if (a->key_sym.len && b->key_sym.len)
+	if (has_sym(a) && has_sym(b))
 		return a->key_sym.len == b->key_sym.len &&
 		       !memcmp(a->key_sym.s, b->key_sym.s, a->key_sym.len);
 	return a->key_hash_known && b->key_hash_known &&
@@ -118,9 +124,27 @@ static bool key_equal(const struct ld_class *a, const struct ld_class *b)
 static bool compatible(const struct ld_match *mt, const struct ld_class *a,
 		       const struct ld_class *b)
 {
-	if (!mt->keys_strict || !a->key_sym.len || !b->key_sym.len)
+	if (!mt->keys_strict || !has_sym(a) || !has_sym(b))
 		return true;
 	return key_equal(a, b);
+}
+
+/* A candidate pair of match_group() step 3 */
+struct cand {
+	uint64_t score;
+	uint32_t i, j, ov;
+};
+
+/* best score first, then the lowest i, then the lowest j */
+static int cand_cmp(const void *x, const void *y)
+{
+	const struct cand *a = x, *b = y;
+
+	if (a->score != b->score)
+		return a->score > b->score ? -1 : 1;
+	if (a->i != b->i)
+		return a->i < b->i ? -1 : 1;
+	return (a->j > b->j) - (a->j < b->j);
 }
 
 static void pair(struct ld_match *mt, uint32_t a, uint32_t b,
@@ -146,7 +170,7 @@ static int match_group(const struct ld_model *ma, const struct ld_model *mb,
 	for (i = 0; i < na; i++) {
 		const struct ld_class *a = &ma->classes[ga[i]];
 
-		if (!a->key_sym.len && !a->key_hash_known)
+		if (!has_sym(a) && !a->key_hash_known)
 			continue;
 		for (j = 0; j < nb; j++) {
 			if (mt->b_to_a[gb[j]] != LD_NONE)
@@ -205,41 +229,67 @@ static int match_group(const struct ld_model *ma, const struct ld_model *mb,
 				goto out;
 			}
 	}
-	for (;;) {
-		uint64_t best = 0;
-		uint32_t bi = 0, bj = 0, ov = 0;
-		bool any = false;
+	/*
+	 * The pair with the best score (shared neighbours, then an equal
+	 * "#N"), the first in (i, j) order on a tie, then the best of the
+	 * rest, and so on: scores do not change as pairs are taken, so that
+	 * is one sort of the candidates, not a scan of all pairs per pair.
+	 */
+	if (sa) {
+		struct cand *c = malloc(((size_t)la * lb + 1) * sizeof(*c));
+		size_t nc = 0, k;
 
+		if (!c) {
+			ret = -ENOMEM;
+			goto out;
+		}
 		for (i = 0; i < la; i++) {
-			const struct ld_class *a = &ma->classes[ra[i]];
-
-			if (mt->a_to_b[ra[i]] != LD_NONE)
-				continue;
 			for (j = 0; j < lb; j++) {
+				const struct ld_class *a = &ma->classes[ra[i]];
 				const struct ld_class *b = &mb->classes[rb[j]];
-				uint64_t score;
 				uint32_t o;
 
-				if (mt->b_to_a[rb[j]] != LD_NONE ||
-				    !compatible(mt, a, b))
+				if (!compatible(mt, a, b))
 					continue;
-				o = sa ? overlap(sa[i], nsa[i], sb[j], nsb[j]) :
-					 0;
-				score = (uint64_t)o * 4 + 2 +
-					(cls_ver(a) == cls_ver(b));
-				if (score > best) {
-					best = score;
-					bi = i;
-					bj = j;
-					ov = o;
-					any = true;
+				o = overlap(sa[i], nsa[i], sb[j], nsb[j]);
+				c[nc].score = (uint64_t)o * 4 + 2 +
+					      (cls_ver(a) == cls_ver(b));
+				c[nc].i = i;
+				c[nc].j = j;
+				c[nc++].ov = o;
+			}
+		}
+		qsort(c, nc, sizeof(*c), cand_cmp);
+		for (k = 0; k < nc; k++)
+			if (mt->a_to_b[ra[c[k].i]] == LD_NONE &&
+			    mt->b_to_a[rb[c[k].j]] == LD_NONE)
+				pair(mt, ra[c[k].i], rb[c[k].j],
+				     c[k].ov ? LD_MATCH_NEIGHBOURS :
+					       LD_MATCH_ORDER);
+		free(c);
+	} else {
+		/* too many to score: equal "#N" first, then in order */
+		int pass;
+
+		for (pass = 0; pass < 2; pass++) {
+			for (i = 0; i < la; i++) {
+				const struct ld_class *a = &ma->classes[ra[i]];
+
+				if (mt->a_to_b[ra[i]] != LD_NONE)
+					continue;
+				for (j = 0; j < lb; j++) {
+					const struct ld_class *b =
+						&mb->classes[rb[j]];
+
+					if (mt->b_to_a[rb[j]] != LD_NONE ||
+					    !compatible(mt, a, b) ||
+					    (!pass && cls_ver(a) != cls_ver(b)))
+						continue;
+					pair(mt, ra[i], rb[j], LD_MATCH_ORDER);
+					break;
 				}
 			}
 		}
-		if (!any)
-			break;
-		pair(mt, ra[bi], rb[bj],
-		     ov ? LD_MATCH_NEIGHBOURS : LD_MATCH_ORDER);
 	}
 out:
 	if (sa)
@@ -328,6 +378,10 @@ struct mbuild {
 	struct ld_model *m;
 	struct ld_map deps; /* (from << 32 | to) + 1 -> dep id */
 	struct ld_map names; /* hash of printed name -> a class */
+	struct ld_map chains; /* hash of a union chain -> its first chain */
+	uint32_t *ch_next; /* the next chain of that hash, LD_NONE: none */
+	uint32_t *ch_claim; /* the last snapshot that had that chain */
+	uint32_t alloc_next, alloc_claim;
 	uint32_t nr_src;
 };
 
@@ -414,6 +468,8 @@ static uint32_t class_copy(struct mbuild *b, const struct ld_model *src,
 	n->key_sym = astr(m, s->key_sym);
 	if (!n->name.s || !n->base.s || !n->key_sym.s)
 		return LD_NONE;
+	n->key_hash = s->key_hash;
+	n->key_hash_known = s->key_hash_known;
 	n->name_version = s->name_version;
 	n->subclass = s->subclass;
 	n->base_is_key = s->base_is_key;
@@ -453,6 +509,10 @@ static void class_fold(struct ld_model *m, uint32_t id,
 	if (!n->key_sym.len && s->key_sym.len)
 		n->key_sym =
 			ld_arena_str(m->arena, s->key_sym.s, s->key_sym.len);
+	/* hashed keys of another boot: no longer one key */
+	if (n->key_hash_known &&
+	    (!s->key_hash_known || s->key_hash != n->key_hash))
+		n->key_hash_known = false;
 }
 
 /* A free "#N" for a class new in a later snapshot whose name is taken. */
@@ -537,35 +597,92 @@ static int dep_fold(struct mbuild *b, const struct ld_model *src,
 	return 0;
 }
 
-static int chains_copy(struct ld_model *m, const struct ld_model *src,
-		       const uint32_t *cmap)
+/* A union chain's identity: its irq context, classes and read flags */
+static uint64_t chain_hash(const struct ld_model *m, const struct ld_chain *c)
 {
-	uint32_t i, k;
+	uint64_t h = 1469598103934665603ULL ^ c->irq_context;
+	uint32_t k;
+
+	for (k = 0; k < c->depth; k++) {
+		h = (h ^ m->chain_locks[c->first + k]) * 1099511628211ULL;
+		h = (h ^ m->chain_reads[c->first + k]) * 1099511628211ULL;
+	}
+	return h | 1; /* ld_map keys are not 0 */
+}
+
+static bool chain_same(const struct ld_model *m, const struct ld_chain *a,
+		       const struct ld_chain *b)
+{
+	return a->irq_context == b->irq_context && a->depth == b->depth &&
+	       !memcmp(m->chain_locks + a->first, m->chain_locks + b->first,
+		       a->depth * sizeof(uint32_t)) &&
+	       !memcmp(m->chain_reads + a->first, m->chain_reads + b->first,
+		       a->depth);
+}
+
+/*
+ * The chains of snapshot @s in union classes.  A chain an earlier snapshot
+ * already gave is kept once: each union chain stands for one chain of
+ * each snapshot at most (one snapshot may list chains that look the same
+ * here, the /proc files not telling their read flags).
+ */
+static int chains_copy(struct mbuild *b, const struct ld_model *src,
+		       const uint32_t *cmap, uint32_t s)
+{
+	struct ld_model *m = b->m;
+	uint32_t i, k, head, c;
+	int ret;
 
 	for (i = 0; i < src->nr_chains; i++) {
 		const struct ld_chain *sc = &src->chains[i];
 		struct ld_chain *nc;
+		uint64_t h;
 
 		if (ld_grow((void **)&m->chains, &m->alloc_chains, m->nr_chains,
 			    sizeof(*m->chains)) ||
 		    ld_grow((void **)&m->chain_locks, &m->alloc_chain_locks,
 			    m->nr_chain_locks + sc->depth, sizeof(uint32_t)) ||
 		    ld_grow((void **)&m->chain_reads, &m->alloc_chain_reads,
-			    m->nr_chain_locks + sc->depth, 1))
+			    m->nr_chain_locks + sc->depth, 1) ||
+		    ld_grow((void **)&b->ch_next, &b->alloc_next, m->nr_chains,
+			    sizeof(uint32_t)) ||
+		    ld_grow((void **)&b->ch_claim, &b->alloc_claim,
+			    m->nr_chains, sizeof(uint32_t)))
 			return -ENOMEM;
-		nc = &m->chains[m->nr_chains++];
+		nc = &m->chains[m->nr_chains];
 		*nc = *sc;
 		nc->first = m->nr_chain_locks;
 		for (k = 0; k < sc->depth; k++) {
-			uint32_t c = src->chain_locks[sc->first + k];
+			uint32_t cl = src->chain_locks[sc->first + k];
 
-			m->chain_locks[m->nr_chain_locks] =
-				c == LD_NONE ? LD_NONE : cmap[c];
-			m->chain_reads[m->nr_chain_locks++] =
+			m->chain_locks[nc->first + k] =
+				cl == LD_NONE ? LD_NONE : cmap[cl];
+			m->chain_reads[nc->first + k] =
 				src->chain_reads ?
 					src->chain_reads[sc->first + k] :
 					0;
 		}
+		h = chain_hash(m, nc);
+		head = ld_map_get(&b->chains, h);
+		for (c = head; c != LD_NONE; c = b->ch_next[c])
+			if (b->ch_claim[c] < s && chain_same(m, &m->chains[c], nc))
+				break;
+		if (c != LD_NONE) {
+			b->ch_claim[c] = s; /* the same chain, seen again */
+			continue;
+		}
+		b->ch_claim[m->nr_chains] = s;
+		b->ch_next[m->nr_chains] = LD_NONE;
+		if (head == LD_NONE) {
+			ret = ld_map_put(&b->chains, h, m->nr_chains, NULL);
+			if (ret)
+				return ret;
+		} else {
+			b->ch_next[m->nr_chains] = b->ch_next[head];
+			b->ch_next[head] = m->nr_chains;
+		}
+		m->nr_chain_locks += sc->depth;
+		m->nr_chains++;
 	}
 	return 0;
 }
@@ -596,7 +713,8 @@ int ld_merge(struct ld_model **out, struct ld_model *const *in, uint32_t n,
 	m = b.m = ld_model_new();
 	if (!m)
 		return -ENOMEM;
-	if (ld_map_init(&b.deps, 1024) || ld_map_init(&b.names, 1024))
+	if (ld_map_init(&b.deps, 1024) || ld_map_init(&b.names, 1024) ||
+	    ld_map_init(&b.chains, 1024))
 		goto out;
 	m->from_export = true;
 	for (s = 0; s < n; s++) {	/* what all of them read, and said */
@@ -645,7 +763,19 @@ int ld_merge(struct ld_model **out, struct ld_model *const *in, uint32_t n,
 			ret = ld_model_finish(m, d);
 			if (ret)
 				goto out;
+			/*
+			 * key symbols decide within one release (merge.h):
+			 * lend the union the release its parts share so far
+			 */
+			m->release = NULL;
+			for (k = 0; k <= s && in[0]->release; k++)
+				if (!in[k]->release ||
+				    strcmp(in[k]->release, in[0]->release))
+					break;
+			if (k > s)
+				m->release = in[0]->release;
 			ret = ld_match_classes(m, src, &mt);
+			m->release = NULL;
 			if (ret)
 				goto out;
 		}
@@ -700,7 +830,8 @@ int ld_merge(struct ld_model **out, struct ld_model *const *in, uint32_t n,
 					ld_match_free(&mt);
 					goto out;
 				}
-				how = LD_MATCH_NAME;
+				/* in this snapshot only, so far */
+				how = LD_MATCH_NONE;
 			} else {
 				class_fold(m, id, src, i, tbase);
 			}
@@ -716,7 +847,7 @@ int ld_merge(struct ld_model **out, struct ld_model *const *in, uint32_t n,
 			if (ret)
 				goto out;
 		}
-		ret = chains_copy(m, src, cmap);
+		ret = chains_copy(&b, src, cmap, s);
 		if (ret)
 			goto out;
 		/* the indexes are rebuilt from scratch each round */
@@ -791,6 +922,9 @@ int ld_merge(struct ld_model **out, struct ld_model *const *in, uint32_t n,
 out:
 	ld_map_free(&b.deps);
 	ld_map_free(&b.names);
+	ld_map_free(&b.chains);
+	free(b.ch_next);
+	free(b.ch_claim);
 	free(cmap);
 	free(dsrc);
 	free(cls_src);

@@ -107,17 +107,21 @@ struct ld_stat_change {
 };
 
 struct ld_ls_change {
-	uint32_t old_id, new_id; /* classes (matched) */
+	uint32_t old_id, new_id; /* classes (matched), LD_NONE: none */
+	struct ld_str name; /* the class's, or the row's printed name */
 	int64_t d[LD_LS_NR]; /* new - old, write + read rows */
 };
 
 struct ld_diff {
 	struct ld_match mt;
+	bool classes_compared; /* both sides list classes */
 	uint32_t *added, nr_added; /* new class ids */
 	uint32_t *removed, nr_removed; /* old class ids */
 	uint32_t *renamed, nr_renamed; /* new ids, printed name moved */
 	uint32_t *dep_added, nr_dep_added; /* new dependency ids */
 	uint32_t *dep_removed, nr_dep_removed; /* old dependency ids */
+	/* in both, types known on both sides and different (SR -> SR|EN) */
+	uint32_t *retyped_old, *retyped_new, nr_retyped;
 	bool deps_compared; /* both sides had them */
 	bool distance1_only; /* one side had only distance 1 */
 	struct ld_usage_change *usage;

@@ -1,0 +1,1 @@
+-j diff proc-interface/fixtures/analysis/diffcases/t1 proc-interface/fixtures/analysis/diffcases/t2

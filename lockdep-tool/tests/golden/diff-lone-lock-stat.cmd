@@ -1,0 +1,1 @@
+diff proc-interface/fixtures/analysis/diffcases/lock_stat.before proc-interface/fixtures/analysis/diffcases/lock_stat.after

@@ -1,0 +1,1 @@
+merge proc-interface/fixtures/analysis/diffcases/k1 proc-interface/fixtures/analysis/diffcases/k2 --all
