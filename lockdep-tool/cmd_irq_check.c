@@ -42,7 +42,7 @@ int cmd_irq_check(struct ctx *ctx, struct cmd_args *a)
 	struct ld_irq_result r;
 	unsigned long max = 20;
 	FILE *f = ctx->out;
-	uint32_t i;
+	uint32_t i, nr_walks = 0;
 	int ret, st;
 
 	if (!opt_uint(ctx, a, O_MAX, "max", 10000000, &max, &ret))
@@ -75,7 +75,8 @@ int cmd_irq_check(struct ctx *ctx, struct cmd_args *a)
 		}
 		jw_obj_end(&w);
 		jw_kbool(&w, "truncated", r.truncated);
-		jw_kbool(&w, "total_exact", !(r.cycle_walks && r.truncated));
+		jw_kbool(&w, "total_exact",
+			 !(r.cycle_walks && r.truncated) && !r.walks);
 		jw_kint(&w, "skipped_lock_types", r.nr_skipped);
 		jw_key(&w, "findings");
 		jw_arr_start(&w);
@@ -136,8 +137,7 @@ int cmd_irq_check(struct ctx *ctx, struct cmd_args *a)
 		fprintf(f, " (%s), %u hop%s%s\n", ld_usage_word(x->unsafe_bit),
 			x->nr, x->nr == 1 ? "" : "s",
 			x->walk ? ", undecided: passes a class twice" : "");
-		if (x->walk)
-			fputs(WALK_NOTE, f);
+		nr_walks += x->walk;
 		for (k = 0; k < x->nr; k++)
 			text_hop(f, m, r.deps[x->first + k], "    ",
 				 !a->set[O_BRIEF]);
@@ -157,6 +157,11 @@ int cmd_irq_check(struct ctx *ctx, struct cmd_args *a)
 			state_word[st], (unsigned long long)r.total[st]);
 	if (r.truncated)
 		fprintf(f, "(%u listed; --max shows more)\n", r.nr);
+	if (nr_walks)
+		fprintf(f,
+			"%u listed pairs undecided: joined by strong walks through a deadlock cycle\n"
+			"(see 'cycles'); the search for a simple path hit its work bound\n",
+			nr_walks);
 	if (r.truncated && r.cycle_walks)
 		fputs("(the graph has deadlock cycles, see 'cycles': pairs not listed are counted\n"
 		      " if joined through one, as they may be only so; --max 0 checks them all)\n",

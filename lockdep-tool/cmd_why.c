@@ -156,7 +156,7 @@ int cmd_why(struct ctx *ctx, struct cmd_args *a)
 		out_str(f, m->classes[to].name);
 		fprintf(f, ": not recorded directly; %s path of %u hops:\n",
 			weak ? "only a weak (not a deadlock by lockdep's rule)" :
-			p.walk ? "undecided: a class twice on the only strong" :
+			p.walk ? "undecided (strong only as a walk through a class twice)" :
 				 "shortest",
 			p.nr);
 		if (p.walk)

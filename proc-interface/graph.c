@@ -74,7 +74,8 @@ static bool repeats_class(const struct ld_model *m, const uint32_t *deps,
 			  uint32_t n, uint8_t *mark);
 static int simple_instead(const struct ld_model *m, uint32_t from, uint32_t to,
 			  unsigned int start, unsigned int end,
-			  const uint8_t *skip, uint32_t **hops, uint32_t *nr);
+			  const uint8_t *skip, uint64_t *budget, uint32_t **hops,
+			  uint32_t *nr);
 
 int ld_shortest_path(const struct ld_model *m, uint32_t from, uint32_t to,
 		     bool strong, struct ld_path *p)
@@ -145,8 +146,10 @@ int ld_shortest_path(const struct ld_model *m, uint32_t from, uint32_t to,
 	memset(seen, 0, ns + 1);
 	if (strong && repeats_class(m, p->deps, p->nr, seen)) {
 		uint32_t *hops = NULL, nr = 0;
+		uint64_t budget = PATH_WORK;
 		int r = simple_instead(m, from, to, LD_ST_N,
-				       LD_ST_N | LD_ST_R, NULL, &hops, &nr);
+				       LD_ST_N | LD_ST_R, NULL, &budget, &hops,
+				       &nr);
 
 		if (r == 2) {
 			p->walk = true;
@@ -196,13 +199,13 @@ void ld_paths_free(struct ld_paths *p)
  */
 static int enum_paths(const struct ld_model *m, uint32_t from, uint32_t to,
 		      unsigned int start, unsigned int end, const uint8_t *skip,
-		      uint32_t max, uint32_t max_len, struct ld_paths *out)
+		      uint32_t max, uint32_t max_len, uint64_t *budget,
+		      struct ld_paths *out)
 {
 	uint32_t n = m->nr_classes, *dist, *node, *it, *edge, *q;
 	uint32_t head = 0, tail = 0, alloc_d = 0, alloc_o = 0, len, k;
 	uint32_t longest = from == to ? n : n - 1; /* a simple one */
 	bool bounded = max_len && max_len < longest;
-	uint64_t work = 0;
 	uint8_t *st, *onpath;
 	int ret = 0;
 
@@ -260,10 +263,11 @@ static int enum_paths(const struct ld_model *m, uint32_t from, uint32_t to,
 				depth--;
 				continue;
 			}
-			if (++work > PATH_WORK) {
+			if (!*budget) {
 				out->truncated = true;
 				goto unwind;
 			}
+			--*budget;
 			d = m->out[it[depth]++];
 			w = m->deps[d].to;
 			if ((onpath[w] && w != to) || dist[w] == UINT32_MAX ||
@@ -323,11 +327,13 @@ out:
 int ld_enum_paths(const struct ld_model *m, uint32_t from, uint32_t to,
 		  uint32_t max, uint32_t max_len, struct ld_paths *out)
 {
+	uint64_t budget = PATH_WORK;
+
 	memset(out, 0, sizeof(*out));
 	if (from == to)
 		return 0;
 	return enum_paths(m, from, to, LD_ST_N, LD_ST_N | LD_ST_R, NULL, max,
-			  max_len, out);
+			  max_len, &budget, out);
 }
 
 /* Whether the hops @deps[0..n) pass a class twice (@mark: n + 1 zeroes) */
@@ -362,12 +368,13 @@ static bool repeats_class(const struct ld_model *m, const uint32_t *deps,
  */
 static int simple_instead(const struct ld_model *m, uint32_t from, uint32_t to,
 			  unsigned int start, unsigned int end,
-			  const uint8_t *skip, uint32_t **hops, uint32_t *nr)
+			  const uint8_t *skip, uint64_t *budget, uint32_t **hops,
+			  uint32_t *nr)
 {
 	struct ld_paths ps;
 	int ret;
 
-	ret = enum_paths(m, from, to, start, end, skip, 1, 0, &ps);
+	ret = enum_paths(m, from, to, start, end, skip, 1, 0, budget, &ps);
 	if (ret)
 		return ret;
 	if (ps.nr) {
@@ -1204,7 +1211,7 @@ static int irq_add(struct ld_irq_result *r, const struct pbfs *b, uint32_t x,
  * there is none (the caller drops the finding), -ENOMEM.
  */
 static int irq_simple(const struct ld_model *m, const uint8_t *skip,
-		      struct ld_irq_result *r, uint8_t *mark,
+		      struct ld_irq_result *r, uint8_t *mark, uint64_t *budget,
 		      unsigned int start, unsigned int end, uint32_t s,
 		      uint32_t u)
 {
@@ -1214,7 +1221,7 @@ static int irq_simple(const struct ld_model *m, const uint8_t *skip,
 
 	if (!repeats_class(m, r->deps + f->first, f->nr, mark))
 		return 1;
-	ret = simple_instead(m, s, u, start, end, skip, &hops, &nr);
+	ret = simple_instead(m, s, u, start, end, skip, budget, &hops, &nr);
 	if (ret == 2) {
 		f->walk = true;
 		r->walks = true;
@@ -1238,7 +1245,7 @@ static int irq_simple(const struct ld_model *m, const uint8_t *skip,
 static int irq_state(const struct ld_model *m, const uint8_t *skip,
 		     const struct pgraph *g, const uint32_t *comp, uint32_t nc,
 		     const uint32_t *byname, int st, uint32_t max,
-		     struct ld_irq_result *r, struct pbfs *b)
+		     struct ld_irq_result *r, struct pbfs *b, uint64_t *budget)
 {
 	uint16_t sw = irq_states[st].safe_w, sr = irq_states[st].safe_r;
 	uint16_t uw = irq_states[st].un_w, ur = irq_states[st].un_r;
@@ -1386,7 +1393,7 @@ static int irq_state(const struct ld_model *m, const uint8_t *skip,
 					goto out;
 				f = &r->f[r->nr - 1];
 				/* a walk through a class twice: graph.h */
-				ret = irq_simple(m, skip, r, mark,
+				ret = irq_simple(m, skip, r, mark, budget,
 						 u & sw ? LD_ST_N : LD_ST_R,
 						 uu & uw ? LD_ST_N | LD_ST_R :
 							   LD_ST_N,
@@ -1432,6 +1439,7 @@ out:
 int ld_irq_check(const struct ld_model *m, uint32_t max,
 		 struct ld_irq_result *r)
 {
+	uint64_t budget = PATH_WORK; /* for all the searches of irq_simple() */
 	uint32_t n = m->nr_classes, *comp = NULL, nc = 0, *byname = NULL, i, k;
 	struct pgraph g = { 0 };
 	struct pbfs b = { 0 };
@@ -1525,7 +1533,8 @@ int ld_irq_check(const struct ld_model *m, uint32_t max,
 	if (!b.pdep || !b.pnode || !b.level || !b.q)
 		goto out;
 	for (st = 0; st < LD_IRQ_NR; st++) {
-		ret = irq_state(m, skip, &g, comp, nc, byname, st, max, r, &b);
+		ret = irq_state(m, skip, &g, comp, nc, byname, st, max, r, &b,
+				&budget);
 		if (ret)
 			goto out;
 	}

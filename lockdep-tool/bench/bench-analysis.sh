@@ -90,5 +90,9 @@ row "load and merge both, whole process" \
 row "cycles (--max 100)" "$(cmd_ms "$u" "cycles --brief")" "< 1000"
 row "cycles --max 0 --length 3" "$(cmd_ms "$u" "cycles --brief --max 0 --length 3")" "< 1000"
 row "irq-check" "$(cmd_ms "$u" "irq-check --brief")" "< 1000"
+WALKS=$OUT/bench-walks
+[ -f "$WALKS/lockdep/deps" ] || python3 "$(dirname "$0")/gen-walks.py" "$WALKS" 9 40 40
+echo "-- 40 x 40 irq pairs joined only through a deadlock cycle with a 9-clique"
+row "irq-check --max 0" "$(cmd_ms "-s $WALKS" "irq-check --brief --max 0")" "< 1000"
 echo "-- report on a log of $(grep -c 'WARNING: \|BUG: ' "$LOG") report lines, $(( $(wc -c < "$LOG") / 1048576 )) MiB"
 row "report --brief, whole process" "$(wall_ms "$BIN" report --brief "$LOG")" "-"
