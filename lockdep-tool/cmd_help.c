@@ -336,7 +336,7 @@ void print_man(FILE *f)
 	      ".nf\n"
 	      "lockdep\\-tool classes \\-\\-usage hardirq\\-safe \\-\\-sort bd\n"
 	      "lockdep\\-tool show '&rq\\->__lock'\n"
-	      "lockdep\\-tool deps '&dev\\->mutex' \\-\\-depth 3\n"
+	      "lockdep\\-tool deps cpu_hotplug_lock \\-\\-depth 3\n"
 	      "lockdep\\-tool dot '&rq\\->__lock' \\-\\-depth 2 | dot \\-Tsvg > rq.svg\n"
 	      "mkdir s; cp /proc/lockdep* /proc/lock_stat s/; lockdep\\-tool \\-s s stats\n"
 	      "lockdep\\-tool save boot1.snap; lockdep\\-tool \\-s boot1.snap \\-j classes | jq .\n"

@@ -35,6 +35,24 @@ static const struct {
 #undef K
 };
 
+/* A count of records of a kind the source holds, else unknown */
+static const char *count_text(bool known, uint32_t n, char buf[16])
+{
+	if (!known)
+		return "-";
+	snprintf(buf, 16, "%u", n);
+	return buf;
+}
+
+static void count_json(struct jw *w, const char *key, bool known, uint32_t n)
+{
+	jw_key(w, key);
+	if (known)
+		jw_uint(w, n);
+	else
+		jw_null(w);
+}
+
 static bool have(const struct ld_model *m, unsigned int i)
 {
 	return *(const bool *)((const char *)&m->have + kinds[i].off);
@@ -47,6 +65,7 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 			    ctx->nr_snapshots ? ctx->snapshots[0] :
 						"live";
 	FILE *f = ctx->out;
+	char b[5][16];
 	unsigned int i;
 	struct jw w;
 
@@ -62,7 +81,12 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 		jw_key(&w, "captured");
 		m->captured ? jw_str(&w, m->captured) : jw_null(&w);
 		jw_kstr(&w, "format", m->from_export ? "debugfs" : "proc");
-		jw_kbool(&w, "consistent", m->consistent);
+		/* /proc files are read one after another: unknown */
+		jw_key(&w, "consistent");
+		if (m->from_export)
+			jw_bool(&w, m->consistent);
+		else
+			jw_null(&w);
 		jw_key(&w, "generation");
 		if (m->has_generation)
 			jw_uint(&w, m->generation);
@@ -87,11 +111,12 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 				jw_str(&w, m->merge->src[i]);
 			jw_arr_end(&w);
 		}
-		jw_kint(&w, "classes", m->nr_classes);
-		jw_kint(&w, "dependencies", m->nr_deps);
-		jw_kint(&w, "chains", m->nr_chains);
-		jw_kint(&w, "traces", m->nr_traces);
-		jw_kint(&w, "lockstat_entries", m->nr_lockstat);
+		count_json(&w, "classes", m->have.classes, m->nr_classes);
+		count_json(&w, "dependencies", m->have.deps, m->nr_deps);
+		count_json(&w, "chains", m->have.chains, m->nr_chains);
+		count_json(&w, "traces", m->have.traces, m->nr_traces);
+		count_json(&w, "lockstat_entries", m->have.lockstat,
+			   m->nr_lockstat);
 		jw_key(&w, "known");
 		jw_obj_start(&w);
 		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
@@ -136,10 +161,12 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 	for (i = 0; m->merge && i < m->merge->nr_src; i++)	/* issue 6 */
 		fprintf(f, "  snapshot %u: %s (see 'merge')\n", i + 1,
 			m->merge->src[i]);
-	fprintf(f,
-		"classes %u, dependencies %u, chains %u, traces %u, lock_stat entries %u\n",
-		m->nr_classes, m->nr_deps, m->nr_chains, m->nr_traces,
-		m->nr_lockstat);
+	fprintf(f, "classes %s, dependencies %s, chains %s, traces %s, lock_stat entries %s\n",
+		count_text(m->have.classes, m->nr_classes, b[0]),
+		count_text(m->have.deps, m->nr_deps, b[1]),
+		count_text(m->have.chains, m->nr_chains, b[2]),
+		count_text(m->have.traces, m->nr_traces, b[3]),
+		count_text(m->have.lockstat, m->nr_lockstat, b[4]));
 	fputs("missing:\n", f);
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!have(m, i))
