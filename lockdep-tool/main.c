@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "cmd.h"
 #include "merge.h"
@@ -84,7 +85,12 @@ int refuse_command_stream(struct ctx *ctx, const char *what, const char *path)
 	char q[LD_QBUF];
 
 	if (ctx->one_command || stat(path, &a) || fstat(STDIN_FILENO, &b) ||
-	    S_ISREG(b.st_mode) || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+	    S_ISREG(b.st_mode))
+		return EXIT_OK;
+	/* the same file, or the terminal the shell reads (/dev/tty too) */
+	if ((a.st_dev != b.st_dev || a.st_ino != b.st_ino) &&
+	    !(S_ISCHR(a.st_mode) && S_ISCHR(b.st_mode) && isatty(STDIN_FILENO) &&
+	      (a.st_rdev == b.st_rdev || a.st_rdev == makedev(5, 0))))
 		return EXIT_OK;
 	return usage_error(
 		ctx,
