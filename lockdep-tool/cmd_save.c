@@ -38,6 +38,9 @@ int cmd_save(struct ctx *ctx, struct cmd_args *a)
 		ret = -errno;
 		snprintf(d.msg, sizeof(d.msg), "%s", strerror(errno));
 	}
+	/* a reader that went away (save - | head): quiet, as in main() */
+	if (ret == -EPIPE && to_stdout)
+		return EXIT_OK;
 	if (ret) {
 		err_msg("%s: %s", path, d.msg);
 		return EXIT_DATA;

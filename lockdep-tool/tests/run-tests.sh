@@ -324,6 +324,11 @@ else fail bad_inputs_never_crash "$bad_fail"; fi
 rc=${PIPESTATUS[0]}
 if [ "$rc" = 0 ] && [ ! -s "$WORK/pipe.err" ]; then ok epipe_is_quiet
 else fail epipe_is_quiet "rc $rc $(head -c 300 "$WORK/pipe.err")"; fi
+# save - writes the snapshot itself: the same when the reader goes away
+"$ASAN_BIN" -s "$REAL" save - 2> "$WORK/pipe.err" | head -c 10 > /dev/null
+rc=${PIPESTATUS[0]}
+if [ "$rc" = 0 ] && [ ! -s "$WORK/pipe.err" ]; then ok epipe_save_is_quiet
+else fail epipe_save_is_quiet "rc $rc $(head -c 300 "$WORK/pipe.err")"; fi
 if [ -w /dev/full ]; then
 	"$ASAN_BIN" -s $FIX/handmade/prove classes > /dev/full 2> "$WORK/full.err"
 	rc=$?
