@@ -8,6 +8,7 @@
  * stacks) and removed; usage-bit transitions; chains per irq context;
  * counters; lock_stat.  Exit 1 when anything differs.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -351,6 +352,8 @@ int cmd_diff(struct ctx *ctx, struct cmd_args *a)
 
 	if (!opt_uint(ctx, a, O_MAX, "max", 100000000, &max, &ret))
 		return ret;
+	if (!max) /* 0: no limit */
+		max = ULONG_MAX;
 	for (int k = 0; k < a->argc; k++) {
 		ret = refuse_command_stream(ctx, "snapshot", a->argv[k]);
 		if (ret)

@@ -340,7 +340,7 @@ void print_man(FILE *f)
 	      "lockdep\\-tool dot '&rq\\->__lock' \\-\\-depth 2 | dot \\-Tsvg > rq.svg\n"
 	      "mkdir s; cp /proc/lockdep* /proc/lock_stat s/; lockdep\\-tool \\-s s stats\n"
 	      "lockdep\\-tool save boot1.snap; lockdep\\-tool \\-s boot1.snap \\-j classes | jq .\n"
-	      "printf 'stats\\en lockstat \\-\\-top 5\\en' | lockdep\\-tool \\-s boot1.snap\n"
+	      "printf 'stats\\enlockstat \\-\\-top 5\\en' | lockdep\\-tool \\-s boot1.snap\n"
 	      ".fi\n"
 	      ".SH SEE ALSO\n"
 	      "The kernel's Documentation/locking/lockdep\\-design.rst and lockstat.rst.\n",

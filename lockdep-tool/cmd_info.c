@@ -53,6 +53,17 @@ static void count_json(struct jw *w, const char *key, bool known, uint32_t n)
 		jw_null(w);
 }
 
+/* The USED/USED_READ bits: /proc/lockdep prints 8 of the 10 usage bits */
+static bool used_bits(const struct ld_model *m)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nr_classes; i++)
+		if (!(m->classes[i].usage_known & (1u << LD_USED)))
+			return false;
+	return m->have.usage;
+}
+
 static bool have(const struct ld_model *m, unsigned int i)
 {
 	return *(const bool *)((const char *)&m->have + kinds[i].off);
@@ -121,6 +132,7 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 		jw_obj_start(&w);
 		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 			jw_kbool(&w, kinds[i].name, have(m, i));
+		jw_kbool(&w, "used_bits", used_bits(m));
 		jw_obj_end(&w);
 		jw_key(&w, "warnings");
 		jw_arr_start(&w);
@@ -171,6 +183,9 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!have(m, i))
 			fprintf(f, "  %s\n", kinds[i].missing);
+	if (m->have.usage && !used_bits(m))
+		fputs("  no used/used-read usage bits (/proc/lockdep prints 8 of the 10)\n",
+		      f);
 	for (i = 0; i < m->nr_warnings; i++)
 		fprintf(f, "warning: %s\n", m->warnings[i]);
 	return EXIT_OK;

@@ -66,6 +66,8 @@ int cmd_lockstat(struct ctx *ctx, struct cmd_args *a)
 
 	if (!opt_uint(ctx, a, O_TOP, "top", 1UL << 30, &top, &ret))
 		return ret;
+	if (!top) /* 0: no limit, as --max everywhere */
+		top = ULONG_MAX;
 	if (!m->have.lockstat) {
 		err_msg("lockstat: no /proc/lock_stat in this source (CONFIG_LOCK_STAT off, or not copied)");
 		return EXIT_DATA;

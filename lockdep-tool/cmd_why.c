@@ -64,6 +64,8 @@ int cmd_why(struct ctx *ctx, struct cmd_args *a)
 
 	if (!opt_uint(ctx, a, O_MAX, "max", 100000, &max, &ret))
 		return ret;
+	if (!max) /* 0: no limit */
+		max = m->nr_chains;
 	ret = resolve_pair(ctx, a->argv[0], a->argv[1], &from, &to);
 	if (ret)
 		return ret;

@@ -52,12 +52,12 @@ static const struct cmd_opt deps_opts[] = {
 };
 static const struct cmd_opt chains_opts[] = {
 	{ "irq-context", 'i', "CTX", irq_values,
-	  "only chains of this context: hardirq, softirq or process" },
+	  "only chains of this context: hardirq, softirq or process (a chain of hardirq|softirq counts as both)" },
 	{ "count", 'c', NULL, NULL, "print only the number of chains" },
 	{ NULL }
 };
 static const struct cmd_opt lockstat_opts[] = {
-	{ "top", 't', "N", NULL, "only the first N classes" },
+	{ "top", 't', "N", NULL, "only the first N classes (0: all)" },
 	{ "sort", 0, "KEY", sort_ls_values,
 	  "contentions (default), wait, hold or acquisitions" },
 	{ NULL }
@@ -82,12 +82,12 @@ static const struct cmd_opt dot_opts[] = {
 };
 static const struct cmd_opt path_opts[] = {
 	{ "all", 'a', NULL, NULL, "every path, bounded by --max" },
-	{ "max", 0, "N", NULL, "at most N paths (default 20)" },
+	{ "max", 0, "N", NULL, "with --all, at most N paths (default 20, 0: no limit)" },
 	{ "length", 0, "N", NULL, "with --all: at most N hops" },
 	{ NULL }
 };
 static const struct cmd_opt why_opts[] = {
-	{ "max", 0, "N", NULL, "list at most N chains (default 10)" },
+	{ "max", 0, "N", NULL, "list at most N chains (default 10, 0: no limit)" },
 	{ NULL }
 };
 static const struct cmd_opt cycles_opts[] = {
@@ -105,7 +105,7 @@ static const struct cmd_opt irq_check_opts[] = {
 	{ NULL }
 };
 static const struct cmd_opt diff_opts[] = {
-	{ "max", 0, "N", NULL, "list at most N items per section (default 50)" },
+	{ "max", 0, "N", NULL, "list at most N items per section (default 50, 0: no limit)" },
 	{ "brief", 'b', NULL, NULL, "no stacks" },
 	{ NULL }
 };

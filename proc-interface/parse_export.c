@@ -2,8 +2,7 @@
 /*
  * parse_export.c - the debugfs export, /sys/kernel/debug/lockdep/
  * {classes,deps,traces,usage,chains,stats}, format version 1
- * (build/spec/EXPORT-SPEC.md; Documentation/locking/lockdep-debugfs.rst
- * once the series lands).
+ * (Documentation/locking/lockdep-debugfs.rst, patch 0004 of the series).
  *
  * Every file: "# lockdep <file> <version> generation <G>", "# <fields>",
  * records with single-space separated fields (free text last, C-escaped),
