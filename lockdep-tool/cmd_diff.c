@@ -159,6 +159,10 @@ static void diff_json(struct ctx *ctx, const struct ld_model *o,
 
 			jw_obj_start(&w);
 			jw_kstrn(&w, "class", c->name);
+			jw_kstr(&w, "state",
+				c->state == LD_LS_NEW  ? "new" :
+				c->state == LD_LS_GONE ? "gone" :
+							 "changed");
 			jw_kint(&w, "contentions", c->d[LD_LS_CONTENTIONS]);
 			jw_kint(&w, "con_bounces", c->d[LD_LS_CON_BOUNCES]);
 			jw_kint(&w, "acquisitions", c->d[LD_LS_ACQUISITIONS]);
@@ -328,7 +332,10 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 			fputs("  ", f);
 			out_str(f, c->name);
 			fprintf(f,
-				": contentions %+lld, acquisitions %+lld, wait %s%s us, hold %s%s us\n",
+				"%s: contentions %+lld, acquisitions %+lld, wait %s%s us, hold %s%s us\n",
+				c->state == LD_LS_NEW  ? " (new)" :
+				c->state == LD_LS_GONE ? " (gone)" :
+							 "",
 				(long long)c->d[LD_LS_CONTENTIONS],
 				(long long)c->d[LD_LS_ACQUISITIONS],
 				c->d[LD_LS_WAIT_TOTAL] < 0 ? "" : "+",

@@ -276,6 +276,7 @@ static int push_ls(struct ld_diff *df, uint32_t *alloc,
 		   const struct ld_lockstat *ol, const struct ld_lockstat *nl,
 		   uint32_t old_id, uint32_t new_id, struct ld_str name)
 {
+	int state = !ol ? LD_LS_NEW : !nl ? LD_LS_GONE : LD_LS_CHANGED;
 	static const int summed[] = {
 		LD_LS_CON_BOUNCES, LD_LS_CONTENTIONS,  LD_LS_WAIT_TOTAL,
 		LD_LS_ACQ_BOUNCES, LD_LS_ACQUISITIONS, LD_LS_HOLD_TOTAL,
@@ -298,62 +299,82 @@ static int push_ls(struct ld_diff *df, uint32_t *alloc,
 	c->old_id = old_id;
 	c->new_id = new_id;
 	c->name = name;
+	c->state = state;
 	for (k = 0; k < ARRAY_SIZE(summed); k++)
 		c->d[summed[k]] = vn[summed[k]] - vo[summed[k]];
 	return 0;
 }
 
 /*
- * lock_stat rows, new ones in file order then the old ones gone: a row
- * joined to a class pairs with the row of the class matched to it, any
- * other (no class list, a name cut to 37 characters, an ambiguous one)
- * with an old row printed the same.
+ * lock_stat rows, new ones in file order then the old ones gone.  A row
+ * joined to a class pairs with the row of the class matched to it; then
+ * the others (no class list, a name cut to 37 characters, an ambiguous
+ * one, a class new or gone) with an old row printed the same that no
+ * class pairing took and whose class, if any, has no match.
  */
 static int diff_lockstat(const struct ld_model *o, const struct ld_model *n,
 			 struct ld_diff *df)
 {
-	uint32_t i, alloc = 0, *byname;
+	uint32_t i, alloc = 0, *byname, *partner;
 	uint8_t *used;
 	int ret = 0;
 
 	df->ls_compared = true;
 	byname = malloc((o->nr_lockstat + 1) * sizeof(*byname));
+	partner = malloc((n->nr_lockstat + 1) * sizeof(*partner));
 	used = calloc(o->nr_lockstat + 1, 1);
-	if (!byname || !used) {
+	if (!byname || !partner || !used) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < o->nr_lockstat; i++)
+	for (i = 0; i < o->nr_lockstat; i++) {
+		uint32_t oc = o->lockstat[i].class;
+
 		byname[i] = i;
+		/* its class was matched: only a class pairing may take it */
+		if (oc != LD_NONE && df->mt.a_to_b[oc] != LD_NONE)
+			used[i] = 2;
+	}
 	qsort_r(byname, o->nr_lockstat, sizeof(*byname), row_cmp, (void *)o);
+	/* 1. by class */
+	for (i = 0; i < n->nr_lockstat; i++) {
+		uint32_t nc = n->lockstat[i].class, oc;
+
+		partner[i] = LD_NONE;
+		if (nc == LD_NONE)
+			continue;
+		oc = df->mt.b_to_a[nc];
+		if (oc != LD_NONE && o->classes[oc].lockstat != LD_NONE &&
+		    used[o->classes[oc].lockstat] != 1) {
+			partner[i] = o->classes[oc].lockstat;
+			used[partner[i]] = 1;
+		}
+	}
+	/* 2. by printed name, rows no class pairing could take */
+	for (i = 0; i < n->nr_lockstat; i++) {
+		uint32_t nc = n->lockstat[i].class;
+
+		if (partner[i] != LD_NONE ||
+		    (nc != LD_NONE && df->mt.b_to_a[nc] != LD_NONE))
+			continue;
+		partner[i] = row_by_name(o, byname, used, n->lockstat[i].name);
+		if (partner[i] != LD_NONE)
+			used[partner[i]] = 1;
+	}
 	for (i = 0; i < n->nr_lockstat && !ret; i++) {
 		const struct ld_lockstat *nl = &n->lockstat[i];
-		uint32_t nc = nl->class, oc = LD_NONE, orow = LD_NONE;
-		struct ld_str name = nl->name;
+		const struct ld_lockstat *ol =
+			partner[i] != LD_NONE ? &o->lockstat[partner[i]] : NULL;
 
-		if (nc != LD_NONE) {
-			name = n->classes[nc].name;
-			oc = df->mt.b_to_a[nc];
-			if (oc != LD_NONE &&
-			    o->classes[oc].lockstat != LD_NONE &&
-			    !used[o->classes[oc].lockstat])
-				orow = o->classes[oc].lockstat;
-		}
-		if (orow == LD_NONE && (nc == LD_NONE || oc == LD_NONE))
-			orow = row_by_name(o, byname, used, nl->name);
-		if (orow != LD_NONE) {
-			used[orow] = 1;
-			if (oc == LD_NONE)
-				oc = o->lockstat[orow].class;
-		}
-		ret = push_ls(df, &alloc,
-			      orow != LD_NONE ? &o->lockstat[orow] : NULL, nl,
-			      oc, nc, name);
+		ret = push_ls(df, &alloc, ol, nl, ol ? ol->class : LD_NONE,
+			      nl->class,
+			      nl->class != LD_NONE ? n->classes[nl->class].name :
+						     nl->name);
 	}
 	for (i = 0; i < o->nr_lockstat && !ret; i++) {
 		const struct ld_lockstat *ol = &o->lockstat[i];
 
-		if (used[i])
+		if (used[i] == 1)
 			continue;
 		ret = push_ls(df, &alloc, ol, NULL, ol->class, LD_NONE,
 			      ol->class != LD_NONE ?
@@ -362,6 +383,7 @@ static int diff_lockstat(const struct ld_model *o, const struct ld_model *n,
 	}
 out:
 	free(byname);
+	free(partner);
 	free(used);
 	return ret;
 }

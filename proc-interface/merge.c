@@ -506,7 +506,7 @@ static void class_fold(struct ld_model *m, uint32_t id,
 		n->wait_outer = s->wait_outer;
 	if (!ld_known(n->lock_type))
 		n->lock_type = s->lock_type;
-	if (!n->key_sym.len && s->key_sym.len)
+	if (!has_sym(n) && has_sym(s))
 		n->key_sym =
 			ld_arena_str(m->arena, s->key_sym.s, s->key_sym.len);
 	/* hashed keys of another boot: no longer one key */
@@ -603,10 +603,9 @@ static uint64_t chain_hash(const struct ld_model *m, const struct ld_chain *c)
 	uint64_t h = 1469598103934665603ULL ^ c->irq_context;
 	uint32_t k;
 
-	for (k = 0; k < c->depth; k++) {
+	/* not the read flags: /proc does not print them */
+	for (k = 0; k < c->depth; k++)
 		h = (h ^ m->chain_locks[c->first + k]) * 1099511628211ULL;
-		h = (h ^ m->chain_reads[c->first + k]) * 1099511628211ULL;
-	}
 	return h | 1; /* ld_map keys are not 0 */
 }
 
@@ -616,8 +615,9 @@ static bool chain_same(const struct ld_model *m, const struct ld_chain *a,
 	return a->irq_context == b->irq_context && a->depth == b->depth &&
 	       !memcmp(m->chain_locks + a->first, m->chain_locks + b->first,
 		       a->depth * sizeof(uint32_t)) &&
-	       !memcmp(m->chain_reads + a->first, m->chain_reads + b->first,
-		       a->depth);
+	       (!a->read_known || !b->read_known ||
+		!memcmp(m->chain_reads + a->first, m->chain_reads + b->first,
+			a->depth));
 }
 
 /*
@@ -669,6 +669,11 @@ static int chains_copy(struct mbuild *b, const struct ld_model *src,
 				break;
 		if (c != LD_NONE) {
 			b->ch_claim[c] = s; /* the same chain, seen again */
+			if (!m->chains[c].read_known && nc->read_known) {
+				memcpy(m->chain_reads + m->chains[c].first,
+				       m->chain_reads + nc->first, nc->depth);
+				m->chains[c].read_known = true;
+			}
 			continue;
 		}
 		b->ch_claim[m->nr_chains] = s;

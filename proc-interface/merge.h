@@ -106,9 +106,12 @@ struct ld_stat_change {
 	int64_t old_v, new_v;
 };
 
+enum { LD_LS_CHANGED, LD_LS_NEW, LD_LS_GONE };
+
 struct ld_ls_change {
 	uint32_t old_id, new_id; /* classes (matched), LD_NONE: none */
 	struct ld_str name; /* the class's, or the row's printed name */
+	int state; /* LD_LS_*: a row in both, only the new, only the old */
 	int64_t d[LD_LS_NR]; /* new - old, write + read rows */
 };
 

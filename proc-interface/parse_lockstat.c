@@ -36,7 +36,8 @@ static bool all_of(const char *p, const char *end, char c)
  * "%lld.%02d" microseconds (snprint_time()) -> units of 10 ns.  Two forms
  * that pattern allows besides the usual one are read too:
  * - a negative time (clock skew between CPUs): the remainder of the
- *   division is negative as well, "0.-31" is -0.31 and "-1.-49" -1.49;
+ *   division is negative as well, "0.-31" is -0.31, "-1.-49" -1.49 and
+ *   "0.-5" -0.05;
  * - before 6.7 the text was cut to 14 characters: "123456789012.3",
  *   "1234567890123." or "12345678901234", where the digits lost may have
  *   been integer ones too; *@cut is set, the value is a lower bound.
@@ -59,8 +60,13 @@ static bool scan_time(const char **pp, const char *end, int64_t *v,
 		p++;
 		if (p < end && *p == '-' && p + 1 < end && p[1] >= '0' &&
 		    p[1] <= '9') {
+			/* "%02d" of a negative remainder: "-5" is 5 hundredths */
 			neg = true;
 			p++;
+			for (; nf < 2 && p < end && *p >= '0' && *p <= '9';
+			     nf++, p++)
+				f = f * 10 + (*p - '0');
+			nf = 2;
 		}
 		for (; nf < 2 && p < end && *p >= '0' && *p <= '9'; nf++, p++)
 			f = f * 10 + (*p - '0');

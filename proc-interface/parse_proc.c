@@ -826,7 +826,8 @@ int ld_parse_proc_stats(struct ld_model *m, const struct ld_section *s,
 	 * kernel still prints what its #ifdef'd loop over the classes would
 	 * count, as 0, and sums of those: unknown, not zero.
 	 */
-	if (!ld_stat_get(m, "dependency_chains")) {
+	if (!ld_stat_get(m, "dependency_chains") &&
+	    ld_stat_get(m, "debug_locks")) { /* a whole file, not a cut one */
 		static const char *const placeholders[] = {
 			"indirect_dependencies",     "all_direct_dependencies",
 			"combined_max_dependencies", "hardirq_safe_locks",

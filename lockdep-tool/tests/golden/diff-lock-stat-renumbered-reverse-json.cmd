@@ -1,0 +1,1 @@
+-j diff proc-interface/fixtures/analysis/diffcases/ls-renumbered-new proc-interface/fixtures/analysis/diffcases/ls-renumbered-old

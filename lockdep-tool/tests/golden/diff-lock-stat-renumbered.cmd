@@ -1,0 +1,1 @@
+diff proc-interface/fixtures/analysis/diffcases/ls-renumbered-old proc-interface/fixtures/analysis/diffcases/ls-renumbered-new

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/formats/lockstat-negative-one-digit -j lockstat --top 1

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/prove why '&dev->mutex' '&rq->__lock' --max 0
