@@ -6,6 +6,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 "$(dirname "$0")/kernel.sh" tree
+"$(dirname "$0")/kernel.sh" config	# the .config each step builds with
 TREE=$BUILD/linux
 WORK=$BUILD/series-check/linux
 PATCHES=$LOCKDEP_TOP/patches

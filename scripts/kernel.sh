@@ -26,7 +26,16 @@ series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$PATCHES/series" | grep -v '^$' || true
 }
 
+# Every file patches/series names must exist, before anything is touched.
+check_series_files() {
+	local p
+	for p in $(series_patches); do
+		[ -f "$PATCHES/$p" ] || die "patches/series names $p, which does not exist"
+	done
+}
+
 series_hash() {
+	check_series_files
 	{
 		cat "$PATCHES/series" 2>/dev/null || true
 		for p in $(series_patches); do
@@ -56,27 +65,35 @@ extract() {
 	if [ -d "$TREE/.git" ] && [ "$(cat "$TREE/.git/lockdep-source" 2>/dev/null)" = "$(source_id)" ]; then
 		return 0
 	fi
-	if [ -d "$TREE/.git" ]; then
+	# (a tree without lockdep-source is what an old interrupted
+	# extraction left: nothing in it can be work)
+	if [ -f "$TREE/.git/lockdep-source" ]; then
 		check_tree_clean
 		echo "  $SRC changed: extracting it again"
 	fi
 	stage extracting "$SRC -> build/linux"
-	rm -rf "$TREE" "$TREE.new"
+	# Everything happens in $TREE.new, moved into place at the end: an
+	# interrupted extraction leaves no half-made tree to trip on.
+	rm -rf "$TREE.new"
 	mkdir -p "$TREE.new"
 	tar -C "$TREE.new" -xf "$SRC"
-	mv "$TREE.new"/linux-source-* "$TREE"
-	rmdir "$TREE.new"
-	local ver
-	ver=$(make -s -C "$TREE" kernelversion)
-	git -C "$TREE" init -q -b lockdep
+	local new ver
+	new=$(echo "$TREE.new"/linux-source-*)
+	[ -d "$new" ] || die "$SRC holds no linux-source-* directory"
+	ver=$(make -s -C "$new" kernelversion)
+	local G="git -C $new -c user.name=lockdep-tool -c user.email=lockdep-tool@localhost"
+	$G init -q -b lockdep
 	# Debian's .gitignore ignores the whole top level: commit the pristine
 	# tree as it is, then drop that rule so new files show up in git status.
-	git -C "$TREE" add -f -A .
-	$GIT commit -q -m "linux-source $ver (pristine, from $(basename "$SRC"))"
-	sed -i '/^# Debian packaging: ignore everything/,/^!\/debian\//d' "$TREE/.gitignore"
-	$GIT commit -q -a -m "Drop Debian's top-level ignore rule so new files are seen"
-	$GIT tag -f lockdep-base >/dev/null
-	source_id >"$TREE/.git/lockdep-source"
+	$G add -f -A .
+	$G commit -q -m "linux-source $ver (pristine, from $(basename "$SRC"))"
+	sed -i '/^# Debian packaging: ignore everything/,/^!\/debian\//d' "$new/.gitignore"
+	$G commit -q -a -m "Drop Debian's top-level ignore rule so new files are seen"
+	$G tag -f lockdep-base >/dev/null
+	source_id >"$new/.git/lockdep-source"
+	rm -rf "$TREE"
+	mv "$new" "$TREE"
+	rmdir "$TREE.new"
 	stage_done
 }
 
@@ -89,17 +106,21 @@ apply_series() {
 	fi
 	check_tree_clean
 	stage patching "$(series_patches | wc -l) patches from patches/series"
+	# From here the tree is the series or on its way there: no stamp, so
+	# that an interruption is not taken for work to export, and no am
+	# session an interruption left behind.
+	rm -f "$stamp"
+	$GIT am --abort >/dev/null 2>&1 || true
 	$GIT reset -q --hard lockdep-base
 	local p ver
 	ver=$(make -s -C "$TREE" kernelversion)
 	for p in $(series_patches); do
-		[ -f "$PATCHES/$p" ] || die "patches/series names $p, which does not exist"
 		if ! $GIT am -q --keep-cr "$PATCHES/$p" >"$LOGDIR/git-am.log" 2>&1; then
 			$GIT am --abort >/dev/null 2>&1 || true
 			$GIT reset -q --hard lockdep-base
-			rm -f "$stamp"
 			echo "error: patch $p does not apply to linux-source $ver:" >&2
-			sed -e '/^hint:/d' -e 's/^/  /' "$LOGDIR/git-am.log" >&2
+			sed -e '/^hint:/d' -e '/git am --/d' -e '/^Patch failed at/d' \
+				-e 's/^/  /' "$LOGDIR/git-am.log" >&2
 			echo "  (the series was written for 6.12.118; rebase it in build/linux and run 'make export-patches')" >&2
 			exit 1
 		fi
@@ -148,6 +169,9 @@ export_patches() {
 	$GIT diff --quiet HEAD -- || die "build/linux has uncommitted changes: commit them first"
 	local n
 	n=$($GIT rev-list --count lockdep-base..HEAD)
+	# nothing on the base is a tree whose patching did not finish, not a
+	# series of no patches: exporting it would empty patches/
+	[ "$n" -gt 0 ] || die "build/linux has no commits on lockdep-base: nothing to export (run 'make kernel' to apply patches/)"
 	# The cover letter (0000-cover-letter.patch) is written by hand and kept.
 	find "$PATCHES" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
 		! -name '0000-cover-letter.patch' -delete
