@@ -3,10 +3,17 @@
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
+# kbuild and gen_init_cpio's file lists cannot take a space in a path
+ifneq ($(words $(CURDIR)),1)
+$(error the path of this clone has a space ('$(CURDIR)'): kbuild and the initramfs lists cannot work there; clone it elsewhere)
+endif
 BUILD := $(TOP)/build
 KBUILD_LOCK ?= $(BUILD)/.kernel-build.lock
 LOCK := flock $(KBUILD_LOCK)
 export V
+# Targets share build/ (tool objects, build/test): one at a time; the
+# sub-makes and the kernel build still run their own jobs in parallel.
+.NOTPARALLEL:
 
 .PHONY: help deps kernel tree tool tool-static initramfs run test check \
 	test-host test-guest bench fuzz check-series export-patches clean distclean

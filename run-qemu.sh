@@ -42,7 +42,8 @@ A command line is joined with spaces and run by the guest's sh (like ssh):
 
 exit status: the command's status (-- CMD), 0/1 (--test), 0 (shell);
   124 the watchdog killed a hung guest; 125 the guest crashed, panicked or
-  ended without reporting a status; 2 usage error.
+  ended without reporting a status; 2 usage error; 3 the kernel, the
+  initramfs or QEMU is missing, or the run folder cannot be written.
 USAGE
 }
 
@@ -50,7 +51,7 @@ msg() { [ "$QUIET" = 1 ] || echo "$PROG: $*" >&2; }
 err() { echo "$PROG: error: $*" >&2; }
 
 MODE=shell SHARE= NOSHARE=0 APPEND= MEM=1024 CPUS=2 TIMEOUT= ACCEL=tcg
-KERNEL=$BUILD/linux/arch/x86/boot/bzImage INITRD=$BUILD/initramfs.cpio.gz
+KERNEL=$BUILD/linux/arch/x86/boot/bzImage INITRD=$BUILD/initramfs.cpio.gz KERNEL_GIVEN=
 OUT= QUIET=0 EXPECT=() TESTS=() CMD=()
 
 need() { [ $# -ge 2 ] || { err "$1 needs an argument"; exit 2; }; }
@@ -64,7 +65,7 @@ while [ $# -gt 0 ]; do
 	--cpus)		need "$@"; CPUS=$2; shift ;;
 	--timeout)	need "$@"; TIMEOUT=$2; shift ;;
 	--accel)	need "$@"; ACCEL=$2; shift ;;
-	--kernel)	need "$@"; KERNEL=$2; shift ;;
+	--kernel)	need "$@"; KERNEL=$2; KERNEL_GIVEN=1; shift ;;
 	--initrd)	need "$@"; INITRD=$2; shift ;;
 	--out)		need "$@"; OUT=$2; shift ;;
 	--expect)	need "$@"; EXPECT+=("$2"); shift ;;
@@ -103,6 +104,8 @@ if [ -n "$SHARE" ]; then
 fi
 
 [ -n "$OUT" ] || OUT=$BUILD/runs/$(date +%Y%m%d-%H%M%S)-$$-$MODE
+# (gen_init_cpio's list below is split at spaces)
+case "$OUT" in *[[:space:]]*) err "--out: '$OUT' has a space, which the image list cannot take"; exit 2 ;; esac
 mkdir -p "$OUT" || exit 3
 OUT=$(cd "$OUT" && pwd)
 rm -f "$OUT"/{console.log,stdout,stderr,status,ktap}
@@ -115,6 +118,9 @@ mkdir -p "$RUNDIR"
 	echo "SHARE=$([ -n "$SHARE" ] && echo 1 || echo 0)"
 	[ "$MODE" = test ] && echo "TESTS='${TESTS[*]}'"
 	[ "$MODE" = cmd ] && [ -n "$SHARE" ] && echo "CMD_CWD=/host"
+	# the kernel built from patches/ has the debugfs export: its tests
+	# may not skip for want of it (another --kernel may lack it)
+	[ -z "$KERNEL_GIVEN" ] && echo "export LOCKDEP_EXPORT_EXPECTED=1"
 } >"$RUNDIR/lockdep-run.conf"
 if [ "$MODE" = cmd ]; then
 	printf '%s\n' "${CMD[*]}" >"$RUNDIR/lockdep-run.cmd"

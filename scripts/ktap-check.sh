@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Check a flat KTAP document: version line, plan, every planned result
-# present and numbered in order, none failing.  With --count, print
+# present and numbered in order, none failing, at least one.  With --count, print
 # "PASSED FAILED SKIPPED" (a missing result counts as failed).
 set -uo pipefail
 count=0
@@ -21,6 +21,7 @@ awk -v count=$count -v name="$(basename "$f")" '
 	END {
 		if (NR == 0) bad = bad name ": empty (the guest produced no results)\n"
 		else if (plan == "") bad = bad name ": no plan line (1..N)\n"
+		else if (plan == 0) bad = bad name ": plans no results (1..0): nothing was tested\n"
 		else if (n != plan) { bad = bad name ": planned " plan " results, got " n "\n"; if (n < plan) failed += plan - n }
 		if (count) print passed + 0, failed + 0, skipped + 0
 		else printf "%s", bad

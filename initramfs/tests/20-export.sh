@@ -2,8 +2,5 @@
 # The debugfs export (Documentation/locking/lockdep-debugfs.rst): a quiet
 # snapshot is complete and agrees with /proc/lockdep* (export-tests.sh).
 . /tests/ktap.sh
-if [ ! -d /sys/kernel/debug/lockdep ]; then
-	ktap_result skip export-present "this kernel has no /sys/kernel/debug/lockdep"
-	exit 0
-fi
+export_present || exit 0
 ktap_import sh /tests/export-tests.sh

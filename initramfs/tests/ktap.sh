@@ -15,6 +15,19 @@ ktap_result() {	# ok|fail|skip NAME [DIAGNOSTIC...]
 	esac >>"$KTAP_RESULTS"
 }
 
+# export_present: true when the debugfs export is there; else records a
+# skip, or a failure when the kernel is the one built from patches/, which
+# always has it (run-qemu.sh sets LOCKDEP_EXPORT_EXPECTED then).
+export_present() {
+	[ -d /sys/kernel/debug/lockdep ] && return 0
+	if [ "${LOCKDEP_EXPORT_EXPECTED:-0}" = 1 ]; then
+		ktap_result fail export-present "the kernel built from patches/ has no /sys/kernel/debug/lockdep"
+	else
+		ktap_result skip export-present "this kernel has no /sys/kernel/debug/lockdep"
+	fi
+	return 1
+}
+
 # ktap_check NAME CMD...: ok when CMD succeeds; its output becomes the
 # diagnostic when it fails.
 ktap_check() {

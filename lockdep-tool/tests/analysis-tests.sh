@@ -253,7 +253,7 @@ fi
 if [ -x "$OUT/fuzz/fuzz-report" ] && [ -x "$OUT/fuzz/fuzz-graph" ]; then
 	for t in report graph; do
 		mkdir -p "$WORK/corpus-$t"
-		if "$OUT/fuzz/fuzz-$t" -max_total_time=3 -max_len=65536 \
+		if "$OUT/fuzz/fuzz-$t" -max_total_time=3 -timeout=10 -max_len=65536 \
 			"$WORK/corpus-$t" "$PI/fuzz/seeds/$t" \
 			> "$WORK/fuzz-$t.log" 2>&1
 		then ok "fuzz_short_$t"
