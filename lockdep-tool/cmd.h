@@ -109,6 +109,7 @@ void cmd_free_argv(char **argv, int argc);
 int ctx_model(struct ctx *ctx); /* load once; EXIT_* */
 void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+bool env_flag(const char *name);
 /* "lockdep-tool: error: [<stdin>:N: ]COMMAND: " */
 void err_prefix(struct ctx *ctx);
 int usage_error(struct ctx *ctx, const char *fmt, ...)

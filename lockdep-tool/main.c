@@ -79,6 +79,14 @@ int usage_error(struct ctx *ctx, const char *fmt, ...)
  * it as data would eat the commands, how many depending on timing.  A
  * regular file is safe: opened again, it has an offset of its own.
  */
+/* A boolean variable: unset, empty and "0" are off, as git's are */
+bool env_flag(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0");
+}
+
 int refuse_command_stream(struct ctx *ctx, const char *what, const char *path)
 {
 	struct stat a, b;
@@ -138,7 +146,7 @@ int ctx_model(struct ctx *ctx)
 	/* one command: read only what it looks at (cmd.h) */
 	if (ctx->one_command && ctx->cmd &&
 	    (ctx->cmd->flags >> CMD_READS_SHIFT) &&
-	    !getenv("LOCKDEP_TOOL_LOAD_ALL")) {
+	    !env_flag("LOCKDEP_TOOL_LOAD_ALL")) {
 		what = ctx->cmd->flags >> CMD_READS_SHIFT;
 		if (ctx->json && (ctx->cmd->flags & CMD_JSON_STACKS))
 			what |= LD_LOAD_TRACES;
@@ -155,7 +163,7 @@ int ctx_model(struct ctx *ctx)
 		return EXIT_DATA;
 	}
 	/* for bench/bench.sh: where the load's time went */
-	if (getenv("LOCKDEP_TOOL_TIMING")) {
+	if (env_flag("LOCKDEP_TOOL_TIMING")) {
 		const struct ld_model *m = ctx->m;
 		double sum = 0;
 
@@ -242,7 +250,7 @@ static int run_batch(struct ctx *ctx)
 	size_t alloc = 0;
 	unsigned long lineno = 0;
 	int found = EXIT_OK, ret;
-	bool timing = getenv("LOCKDEP_TOOL_TIMING") != NULL;
+	bool timing = env_flag("LOCKDEP_TOOL_TIMING");
 	struct timespec t0, t1;
 	ssize_t n;
 
@@ -306,6 +314,46 @@ stop:
 #ifndef TOOL_FREE_AT_EXIT
 #define TOOL_FREE_AT_EXIT 0
 #endif
+static int add_snapshot(struct ctx *ctx, const char *path)
+{
+	if (ctx->nr_snapshots == MAX_SNAPSHOTS) {
+		err_msg("too many snapshots");
+		return EXIT_USAGE;
+	}
+	ctx->snapshots[ctx->nr_snapshots++] = path;
+	return 0;
+}
+
+/* argv[*i], "-" and several of j, p, s; s takes the rest or the next word */
+static int short_cluster(struct ctx *ctx, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *c;
+	char q[LD_QBUF];
+
+	for (c = a + 1; *c; c++) {
+		if (*c == 'j') {
+			ctx->json = true;
+		} else if (*c == 'p') {
+			ctx->json = ctx->pretty = true;
+		} else if (*c == 's') {
+			if (c[1])
+				return add_snapshot(ctx, c + 1);
+			if (*i + 1 >= argc) {
+				err_msg("option '-s' needs a value");
+				print_main_usage(stderr);
+				return EXIT_USAGE;
+			}
+			return add_snapshot(ctx, argv[++*i]);
+		} else {
+			err_msg("unknown option '-%c' in '%s'", *c,
+				ld_quote(a, strlen(a), q, sizeof(q)));
+			print_main_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 static struct ld_model *volatile exit_model; /* see the end of main() */
 
 int main(int argc, char **argv)
@@ -320,7 +368,12 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
+		if (a[0] == '-' && a[1] && a[1] != '-' && a[2]) {
+			/* -jp, -js PATH, -sPATH: a cluster, as getopt reads it */
+			ret = short_cluster(&ctx, argc, argv, &i);
+			if (ret)
+				return ret;
+		} else if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
 			ctx.json = true;
 		} else if (!strcmp(a, "-p") || !strcmp(a, "--pretty")) {
 			ctx.json = ctx.pretty = true;
@@ -331,20 +384,13 @@ int main(int argc, char **argv)
 				print_main_usage(stderr);
 				return EXIT_USAGE;
 			}
-			if (!strcmp(a, "--sysroot")) {
+			if (!strcmp(a, "--sysroot"))
 				ctx.root = argv[++i];
-			} else if (ctx.nr_snapshots == MAX_SNAPSHOTS) {
-				err_msg("too many snapshots");
+			else if (add_snapshot(&ctx, argv[++i]))
 				return EXIT_USAGE;
-			} else {
-				ctx.snapshots[ctx.nr_snapshots++] = argv[++i];
-			}
 		} else if (!strncmp(a, "--snapshot=", 11)) {
-			if (ctx.nr_snapshots == MAX_SNAPSHOTS) {
-				err_msg("too many snapshots");
+			if (add_snapshot(&ctx, a + 11))
 				return EXIT_USAGE;
-			}
-			ctx.snapshots[ctx.nr_snapshots++] = a + 11;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			print_main_usage(stdout);
 			putchar('\n');

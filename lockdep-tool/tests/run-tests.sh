@@ -207,6 +207,21 @@ done
 if [ -z "$only_fail" ] && [ $only_n -gt 500 ]; then ok load_only_what_command_reads
 else fail load_only_what_command_reads "$only_n runs:$only_fail"; fi
 
+# LOCKDEP_TOOL_* are booleans: empty and 0 are off (the man page)
+env_bad=''
+for v in 0 '' 1 yes; do
+	want=0
+	case $v in 1|yes) want=1 ;; esac
+	n=$(LOCKDEP_TOOL_TIMING=1 LOCKDEP_TOOL_LOAD_ALL=$v "$ASAN_BIN" -s "$REAL" \
+		stats 2>&1 > /dev/null | grep -c '^time load:lockdep classes ')
+	[ "$n" = $want ] || env_bad="$env_bad [LOAD_ALL='$v': $n]"
+	n=$(LOCKDEP_TOOL_TIMING=$v "$ASAN_BIN" -s "$REAL" stats 2>&1 \
+		> /dev/null | grep -c '^time load ')
+	[ "$n" = $want ] || env_bad="$env_bad [TIMING='$v': $n]"
+done
+if [ -z "$env_bad" ]; then ok environment_flags
+else fail environment_flags "$env_bad"; fi
+
 # --- 4. the tool agrees with the file it read --------------------------------
 if [ -e "$REAL" ]; then
 	want=$(grep -c '^[^ ].*: ' "$REAL/lockdep")

@@ -1,0 +1,1 @@
+-jsproc-interface/fixtures/handmade/prove classes --count

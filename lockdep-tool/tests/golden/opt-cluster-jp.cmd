@@ -1,0 +1,1 @@
+-jp -s proc-interface/fixtures/handmade/prove classes --count

@@ -1,0 +1,1 @@
+-js proc-interface/fixtures/handmade/prove -p classes --count

@@ -1,0 +1,1 @@
+-jx stats
