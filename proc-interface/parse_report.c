@@ -7,6 +7,8 @@
  * parser does not know are skipped, and a lock may come up to two lines
  * after the line announcing it, so most messages of other CPUs between a
  * report's lines do no harm; one inside a stack ends that stack there.
+ * With CONFIG_PRINTK_CALLER ids on the lines, those of other callers are
+ * skipped altogether.
  */
 #include <stdlib.h>
 
@@ -109,7 +111,25 @@ static bool isxdig(char c)
 }
 
 /* "[   12.345678]" or "[  T123]" / "[ C0]": length with the space after */
-static size_t bracket_prefix(const char *s, size_t len)
+/*
+ * CONFIG_PRINTK_CALLER's "T<pid>" or "C<cpu>" as a number: the kind in
+ * the top bit, 0 when too long.  Every line of one lockdep report has the
+ * caller of its title, so a line of another caller inside a report is
+ * another task's or CPU's: the parser skips it (ld_parse_reports()).
+ */
+static uint64_t caller_id(const char *s, size_t len)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (len < 2 || len > 12)
+		return 0;
+	for (i = 1; i < len; i++)
+		v = v * 10 + (s[i] - '0');
+	return (s[0] == 'C' ? 1ull << 63 : 0) | (v + 1);
+}
+
+static size_t bracket_prefix(const char *s, size_t len, uint64_t *caller)
 {
 	size_t i = 1, d = 0, n;
 
@@ -119,9 +139,12 @@ static size_t bracket_prefix(const char *s, size_t len)
 		i++;
 	if (i < len && (s[i] == 'T' || s[i] == 'C') && i + 1 < len &&
 	    isdig(s[i + 1])) {
-		i++;
+		size_t c = i++;
+
 		while (i < len && isdig(s[i]))
 			i++;
+		if (i < len && s[i] == ']')
+			*caller = caller_id(s + c, i - c);
 	} else {
 		while (i < len && isdig(s[i])) {
 			i++;
@@ -234,7 +257,7 @@ static size_t decode_prefix(const char *s, size_t len)
 }
 
 /* Strip what logs and mail add in front of the kernel's text. */
-static void normalize(const char **sp, size_t *lenp)
+static void normalize(const char **sp, size_t *lenp, uint64_t *caller)
 {
 	const char *s = *sp;
 	size_t len = *lenp, n;
@@ -270,9 +293,14 @@ static void normalize(const char **sp, size_t *lenp)
 			     n++)
 				;
 			if (c && n == e && n + 9 < len &&
-			    (s[n + 8] == 'T' || s[n + 8] == 'C'))
+			    (s[n + 8] == 'T' || s[n + 8] == 'C')) {
+				size_t k0 = n + 8;
+
 				for (n += 9; n < len && isdig(s[n]); n++)
 					;
+				if (n < len && s[n] == ';')
+					*caller = caller_id(s + k0, n - k0);
+			}
 			if (n < len && s[n] == ';' && memchr(s, ',', n)) {
 				s += n + 1;
 				len -= n + 1;
@@ -303,7 +331,7 @@ static void normalize(const char **sp, size_t *lenp)
 			again = true;
 			continue;
 		}
-		n = bracket_prefix(s, len);
+		n = bracket_prefix(s, len, caller);
 		if (n) {
 			s += n;
 			len -= n;
@@ -391,6 +419,7 @@ struct pst {
 	uint32_t nr_held, alloc_held;
 	uint32_t last_lock; /* the lock parsed from the last line */
 	unsigned long last_line;
+	uint64_t caller; /* the title's (caller_id()), 0: none */
 };
 
 static struct ld_str sdup(struct ld_reports *rs, const char *s, size_t len)
@@ -1483,9 +1512,10 @@ int ld_parse_reports(const char *origin, const char *data, size_t len,
 		const char *s = line, *t;
 		size_t sl = ll, tl;
 		struct ld_str irq = { NULL, 0 };
+		uint64_t caller = 0;
 		int kind;
 
-		normalize(&s, &sl);
+		normalize(&s, &sl, &caller);
 		t = s;
 		tl = sl;
 		trim(&t, &tl);
@@ -1497,9 +1527,10 @@ int ld_parse_reports(const char *origin, const char *data, size_t len,
 						  l.lineno);
 			if (ret)
 				goto out;
+			p.caller = caller;
 			continue;
 		}
-		if (!p.cur)
+		if (!p.cur || (caller && p.caller && caller != p.caller))
 			continue;
 		ret = body_line(&p, s, sl, l.lineno);
 		if (ret < 0)

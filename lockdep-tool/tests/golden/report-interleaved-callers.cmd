@@ -1,0 +1,1 @@
+report proc-interface/fixtures/reports-handmade/circular-cycle3-syzbot-interleaved.txt
