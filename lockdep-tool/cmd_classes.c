@@ -29,6 +29,9 @@ static int usage_match(const struct ld_class *c, const char *state)
 
 		if (set & ~must)
 			return 0;
+		/* /proc's "....": OPS says whether it was ever taken */
+		if (known != LD_USAGE_ALL && !must && ld_known(c->ops))
+			return !c->ops.v;
 		if (known != LD_USAGE_ALL)
 			return -1;
 		return set == must;

@@ -49,6 +49,8 @@ static void text_row(FILE *f, const struct ld_model *m,
 		out_str(f, ls->name);
 		fputs(ls->match == LD_LSM_AMBIGUOUS ?
 			      " (cut name, several classes match)" :
+		      ls->match == LD_LSM_UNKNOWN ?
+			      "" /* no class list: the cut name is all */ :
 			      " (no class with this name)",
 		      f);
 	}
@@ -72,6 +74,9 @@ int cmd_lockstat(struct ctx *ctx, struct cmd_args *a)
 		err_msg("lockstat: no /proc/lock_stat in this source (CONFIG_LOCK_STAT off, or not copied)");
 		return EXIT_DATA;
 	}
+	if (!m->have.classes)
+		warn_msg(
+			"lockstat: no class list in this source: names as lock_stat printed them, cut to 37 characters");
 	sort = a->set[O_SORT] ? a->val[O_SORT] : "contentions";
 	sort_col = !strcmp(sort, "wait")	 ? LD_LS_WAIT_TOTAL :
 		   !strcmp(sort, "hold")	 ? LD_LS_HOLD_TOTAL :

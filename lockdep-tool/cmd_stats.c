@@ -11,11 +11,15 @@
 
 #define WARN_PERMILLE 800
 
-/* Capacities: counter, limit names in the export, and what raises it. */
+/*
+ * Capacities: counter, limit names in the export, and what raises it (a
+ * config option, or "=" and a note for a fixed limit).
+ */
 static const struct {
 	const char *key, *max1, *max2, *config;
 } caps[] = {
-	{ "lock_classes", "max_lock_classes", "max_classes", NULL },
+	{ "lock_classes", "max_lock_classes", "max_classes",
+	  "=MAX_LOCKDEP_KEYS, no config option" },
 	{ "direct_dependencies", "max_direct_dependencies", "max_list_entries",
 	  "CONFIG_LOCKDEP_BITS" },
 	{ "dependency_chains", "max_dependency_chains", "max_chains",
@@ -24,6 +28,15 @@ static const struct {
 	  "max_chain_hlocks", "CONFIG_LOCKDEP_CHAINS_BITS" },
 	{ "stack_trace_entries", "max_stack_trace_entries", NULL,
 	  "CONFIG_LOCKDEP_STACK_TRACE_BITS" },
+	/*
+	 * High-water marks against limits that also switch lockdep off
+	 * when hit (print_bfs_bug(), "MAX_LOCK_DEPTH too low!"); only the
+	 * export states the limits
+	 */
+	{ "max_bfs_queue_depth", "bfs_queue_size", NULL,
+	  "CONFIG_LOCKDEP_CIRCULAR_QUEUE_BITS" },
+	{ "max_locking_depth", "max_lock_depth", NULL,
+	  "=MAX_LOCK_DEPTH, no config option: look for a task holding that many locks" },
 };
 
 struct cap {
@@ -177,11 +190,9 @@ int cmd_stats(struct ctx *ctx, struct cmd_args *a)
 			     (int)st->key.len, st->key.s, pct,
 			     (long long)st->value, (long long)c.max);
 		if (n > 0 && (size_t)n < sizeof(msg) && c.config)
-			snprintf(msg + n, sizeof(msg) - n, "; raise %s",
-				 c.config);
-		else if (n > 0 && (size_t)n < sizeof(msg))
-			snprintf(msg + n, sizeof(msg) - n,
-				 "; MAX_LOCKDEP_KEYS, no config option");
+			snprintf(msg + n, sizeof(msg) - n, "; %s%s",
+				 c.config[0] == '=' ? "" : "raise ",
+				 c.config + (c.config[0] == '='));
 		if (ctx->json)
 			jw_str(&w, msg);
 		else

@@ -116,9 +116,15 @@ const char *class_irq_kind(const struct ld_class *c)
 	if (u & (B(ENABLED_HARDIRQ) | B(ENABLED_HARDIRQ_READ) |
 		 B(ENABLED_SOFTIRQ) | B(ENABLED_SOFTIRQ_READ)))
 		return "irq-unsafe";
-	if ((c->usage_known & (B(USED) | B(USED_READ))) ==
-		    (B(USED) | B(USED_READ)) &&
-	    !u)
+	if (!u && (c->usage_known & (B(USED) | B(USED_READ))) ==
+			  (B(USED) | B(USED_READ)))
+		return "unused";
+	/*
+	 * /proc/lockdep's "...." is a class used in process context only or
+	 * not used at all; OPS (CONFIG_DEBUG_LOCKDEP) tells them apart, as
+	 * every acquisition counts there.  Without it: no irq use seen.
+	 */
+	if (!(u & (B(USED) | B(USED_READ))) && ld_known(c->ops) && !c->ops.v)
 		return "unused";
 	return "no-irq";
 }
@@ -293,7 +299,8 @@ static void json_ls_row(struct jw *w, const int64_t *v)
 	jw_obj_end(w);
 }
 
-static const char *const match_names[] = { "none", "exact", "ambiguous" };
+static const char *const match_names[] = { "none", "exact", "ambiguous",
+					     "unknown" };
 
 void json_lockstat(struct jw *w, const struct ld_model *m, uint32_t i)
 {

@@ -202,6 +202,7 @@ enum ld_ls_match {
 	LD_LSM_NONE, /* no class has this name */
 	LD_LSM_EXACT, /* one class prints exactly this */
 	LD_LSM_AMBIGUOUS, /* several classes print this */
+	LD_LSM_UNKNOWN, /* no class list was read (lock_stat alone) */
 };
 
 struct ld_lockstat {

@@ -582,7 +582,11 @@ static size_t lockstat_name(const struct ld_class *c, char *buf)
 	int64_t ver = c->name_version.v, sub = c->subclass.v;
 	char tmp[24];
 
-	if (c->base_is_key || !ld_known(c->name_version)) {
+	if (c->base_is_key) {
+		/* no name: no version (count_matching_names()), the subclass */
+		ver = 0;
+		sub = ld_known(c->subclass) ? c->subclass.v : 0;
+	} else if (!ld_known(c->name_version)) {
 		ver = 1;
 		sub = 0;
 	}
@@ -636,6 +640,14 @@ static int join_lockstat(struct ld_model *m)
 
 	if (!m->nr_lockstat)
 		return 0;
+	if (!m->have.classes) {
+		/* lock_stat alone: nothing to join with, which is no "none" */
+		for (i = 0; i < m->nr_lockstat; i++) {
+			m->lockstat[i].match = LD_LSM_UNKNOWN;
+			m->lockstat[i].class = LD_NONE;
+		}
+		return 0;
+	}
 	while (n < m->nr_classes * 2)
 		n *= 2;
 	head = malloc(n * sizeof(uint32_t));

@@ -467,6 +467,40 @@ static void test_lockstat_ambiguities(void)
 		printf("# %s\n", d.msg);
 	}
 	report("lockstat_contention_only_block");
+
+	/*
+	 * seq_stats(): a class without a name prints its key, no version
+	 * (count_matching_names() gives 0), but its subclass
+	 */
+	snprintf(buf, sizeof(buf), "%s%40s:%s", hdr, "my_key/1", row);
+	in[0] = (struct ld_input){
+		"lockdep/classes", NULL,
+		"# lockdep classes 1 generation 7\n# id key ...\n"
+		"3 my_key 0 1 0x100 USED 2 0 0 7 0 0 -\n"
+		"4 other_key 1 0 0x100 USED 2 0 0 7 0 0 my_key\n"
+		"# end generation 7\n",
+		0
+	};
+	in[0].len = strlen(in[0].data);
+	in[1] = (struct ld_input){ "lock_stat", NULL, buf, strlen(buf) };
+	CHECK(!ld_load_buffers(&m, in, 2, &d));
+	if (m) {
+		CHECK(m->nr_lockstat == 1 &&
+		      m->lockstat[0].match == LD_LSM_EXACT &&
+		      m->lockstat[0].class == 0);
+		ld_model_free(m);
+	} else {
+		printf("# %s\n", d.msg);
+	}
+	/* lock_stat alone: the classes are unknown, not absent */
+	CHECK(!ld_load_buffers(&m, &in[1], 1, &d));
+	if (m) {
+		CHECK(m->nr_lockstat == 1 &&
+		      m->lockstat[0].match == LD_LSM_UNKNOWN &&
+		      m->lockstat[0].class == LD_NONE);
+		ld_model_free(m);
+	}
+	report("lockstat_nameless_class_and_no_classes");
 }
 
 static const char *ex_classes =

@@ -1,0 +1,1 @@
+-j -s proc-interface/fixtures/handmade/prove/lock_stat lockstat --top 1

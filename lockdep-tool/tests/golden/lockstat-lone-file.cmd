@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/prove/lock_stat lockstat --top 3
