@@ -420,6 +420,8 @@ struct pst {
 	uint32_t last_lock; /* the lock parsed from the last line */
 	unsigned long last_line;
 	uint64_t caller; /* the title's (caller_id()), 0: none */
+	unsigned long own_last; /* the last line of that caller */
+	bool foreign_after; /* another caller's lines came after it */
 };
 
 static struct ld_str sdup(struct ld_reports *rs, const char *s, size_t len)
@@ -1528,10 +1530,24 @@ int ld_parse_reports(const char *origin, const char *data, size_t len,
 			if (ret)
 				goto out;
 			p.caller = caller;
+			p.own_last = l.lineno;
+			p.foreign_after = false;
 			continue;
 		}
-		if (!p.cur || (caller && p.caller && caller != p.caller))
+		if (!p.cur)
 			continue;
+		if (caller && p.caller && caller != p.caller) {
+			/* not the report's, but lines go by (idle) */
+			p.foreign_after = true;
+			if (++p.idle > 400) {
+				ret = close_report(&p, l.lineno - p.idle, false);
+				if (ret)
+					goto out;
+			}
+			continue;
+		}
+		p.foreign_after = false;
+		p.own_last = l.lineno;
 		ret = body_line(&p, s, sl, l.lineno);
 		if (ret < 0)
 			goto out;
@@ -1540,13 +1556,21 @@ int ld_parse_reports(const char *origin, const char *data, size_t len,
 	/*
 	 * Open at the end of the log: cut short, but for the kinds that end
 	 * with the held locks (a capacity report when its stack dump has
-	 * not begun)
+	 * not begun), and but for a stack dump without an end marker (arm64)
+	 * that only other callers' lines followed: its task printed nothing
+	 * more, so it ended with that task's last line.
 	 */
-	ret = close_report(
-		&p, l.lineno,
-		p.cur && (kind_has_backtrace(p.cur->kind) ||
-			  (p.cur->kind == LD_RK_EXIT_USER && p.mode != M_HELD) ||
-			  (p.cur->kind == LD_RK_CAPACITY && p.in_calltrace)));
+	if (p.cur && p.foreign_after && p.in_calltrace)
+		ret = close_report(&p, p.own_last, false);
+	else
+		ret = close_report(
+			&p, p.cur && p.foreign_after ? p.own_last : l.lineno,
+			p.cur &&
+				(kind_has_backtrace(p.cur->kind) ||
+				 (p.cur->kind == LD_RK_EXIT_USER &&
+				  p.mode != M_HELD) ||
+				 (p.cur->kind == LD_RK_CAPACITY &&
+				  p.in_calltrace)));
 out:
 	free(p.ch);
 	free(p.bl);

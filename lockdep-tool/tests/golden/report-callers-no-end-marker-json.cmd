@@ -1,0 +1,1 @@
+-j report proc-interface/fixtures/reports-handmade/circular-cycle3-syzbot-no-end-marker.txt
