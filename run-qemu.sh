@@ -27,7 +27,9 @@ options:
   --timeout SEC     watchdog: kill the guest after SEC seconds (default 600
                     for commands and tests, none for the shell; 0 = none)
   --accel tcg|kvm   accelerator (default tcg; kvm hangs on many machines)
-  --kernel PATH     kernel image (default build/linux/arch/x86/boot/bzImage)
+  --kernel PATH     kernel image (default build/linux/arch/x86/boot/bzImage;
+                    only that one must have the debugfs export, which the
+                    guest tests then require)
   --initrd PATH     base initramfs (default build/initramfs.cpio.gz)
   --out DIR         output folder for this run
   --expect TITLE    the console may carry this report title (e.g. "WARNING:
@@ -51,7 +53,7 @@ msg() { [ "$QUIET" = 1 ] || echo "$PROG: $*" >&2; }
 err() { echo "$PROG: error: $*" >&2; }
 
 MODE=shell SHARE= NOSHARE=0 APPEND= MEM=1024 CPUS=2 TIMEOUT= ACCEL=tcg
-KERNEL=$BUILD/linux/arch/x86/boot/bzImage INITRD=$BUILD/initramfs.cpio.gz KERNEL_GIVEN=
+KERNEL=$BUILD/linux/arch/x86/boot/bzImage INITRD=$BUILD/initramfs.cpio.gz
 OUT= QUIET=0 EXPECT=() TESTS=() CMD=()
 
 need() { [ $# -ge 2 ] || { err "$1 needs an argument"; exit 2; }; }
@@ -65,7 +67,7 @@ while [ $# -gt 0 ]; do
 	--cpus)		need "$@"; CPUS=$2; shift ;;
 	--timeout)	need "$@"; TIMEOUT=$2; shift ;;
 	--accel)	need "$@"; ACCEL=$2; shift ;;
-	--kernel)	need "$@"; KERNEL=$2; KERNEL_GIVEN=1; shift ;;
+	--kernel)	need "$@"; KERNEL=$2; shift ;;
 	--initrd)	need "$@"; INITRD=$2; shift ;;
 	--out)		need "$@"; OUT=$2; shift ;;
 	--expect)	need "$@"; EXPECT+=("$2"); shift ;;
@@ -104,11 +106,11 @@ if [ -n "$SHARE" ]; then
 fi
 
 [ -n "$OUT" ] || OUT=$BUILD/runs/$(date +%Y%m%d-%H%M%S)-$$-$MODE
-# (gen_init_cpio's list below is split at spaces)
-case "$OUT" in *[[:space:]]*) err "--out: '$OUT' has a space, which the image list cannot take"; exit 2 ;; esac
 mkdir -p "$OUT" || exit 3
 OUT=$(cd "$OUT" && pwd)
-rm -f "$OUT"/{console.log,stdout,stderr,status,ktap}
+# (gen_init_cpio's list below is split at spaces)
+case "$OUT" in *[[:space:]]*) err "the run folder '$OUT' has a space, which the image list cannot take (--out elsewhere)"; exit 2 ;; esac
+rm -f "$OUT"/{console.log,stdout,stderr,status,ktap,exit-status}
 
 # The per-run part of the initramfs: what this boot is for.
 RUNDIR=$OUT/run-initramfs
@@ -120,7 +122,8 @@ mkdir -p "$RUNDIR"
 	[ "$MODE" = cmd ] && [ -n "$SHARE" ] && echo "CMD_CWD=/host"
 	# the kernel built from patches/ has the debugfs export: its tests
 	# may not skip for want of it (another --kernel may lack it)
-	[ -z "$KERNEL_GIVEN" ] && echo "export LOCKDEP_EXPORT_EXPECTED=1"
+	[ "$(realpath "$KERNEL")" = "$(realpath -m "$BUILD/linux/arch/x86/boot/bzImage")" ] &&
+		echo "export LOCKDEP_EXPORT_EXPECTED=1"
 } >"$RUNDIR/lockdep-run.conf"
 if [ "$MODE" = cmd ]; then
 	printf '%s\n' "${CMD[*]}" >"$RUNDIR/lockdep-run.cmd"
