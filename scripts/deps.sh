@@ -5,7 +5,7 @@ set -euo pipefail
 
 PKGS="linux-source-6.12 qemu-system-x86 busybox-static libreadline-dev
 libncurses-dev gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils
-kmod graphviz python3 perl clang libclang-rt-14-dev tmux expect jq groff-base"
+kmod graphviz python3 perl clang libclang-rt-14-dev expect jq groff-base git"
 
 missing=
 for p in $PKGS; do
@@ -22,6 +22,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 stage installing "$missing"
 export DEBIAN_FRONTEND=noninteractive
-quiet "$LOGDIR/apt-update.log" apt-get update -q
-quiet "$LOGDIR/apt-install.log" apt-get install -y -q $missing
+# (a fresh VM's unattended-upgrades may hold the dpkg lock a while)
+quiet "$LOGDIR/apt-update.log" apt-get -o DPkg::Lock::Timeout=600 update -q
+quiet "$LOGDIR/apt-install.log" apt-get -o DPkg::Lock::Timeout=600 install -y -q $missing
 stage_done

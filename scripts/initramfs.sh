@@ -17,7 +17,8 @@ LIST=${OUT%.cpio.gz}.list
 
 [ -x "$GEN" ] || die "$GEN missing: run 'make kernel' first"
 [ -x "$BUSYBOX" ] || die "$BUSYBOX missing: install busybox-static (make deps)"
-file -L "$BUSYBOX" 2>/dev/null | grep -q 'dynamically linked' &&
+# (readelf comes with gcc's binutils; an interpreter means dynamic)
+readelf -l "$(readlink -f "$BUSYBOX")" 2>/dev/null | grep -q 'program interpreter' &&
 	die "$BUSYBOX is dynamically linked: install busybox-static"
 
 stage packing "guest image ${OUT#$LOCKDEP_TOP/}"

@@ -104,6 +104,11 @@ apply_series() {
 	   [ "$(cut -d' ' -f2 "$stamp")" = "$($GIT rev-parse HEAD)" ]; then
 		return 0
 	fi
+	# no stamp and an am session: our own patching, interrupted (with a
+	# stamp, the session is someone's work and check_tree_clean says so)
+	if [ ! -f "$stamp" ] && [ -d "$TREE/.git/rebase-apply" ]; then
+		$GIT am --abort >/dev/null 2>&1 || true
+	fi
 	check_tree_clean
 	stage patching "$(series_patches | wc -l) patches from patches/series"
 	# From here the tree is the series or on its way there: no stamp, so
@@ -172,6 +177,9 @@ export_patches() {
 	# nothing on the base is a tree whose patching did not finish, not a
 	# series of no patches: exporting it would empty patches/
 	[ "$n" -gt 0 ] || die "build/linux has no commits on lockdep-base: nothing to export (run 'make kernel' to apply patches/)"
+	# no stamp: patching stopped part way, and the patches not applied
+	# yet would be dropped from patches/
+	[ -f "$TREE/.git/lockdep-series" ] || die "build/linux holds a series whose patching did not finish: run 'make tree' first (exporting now would drop the patches not applied)"
 	# The cover letter (0000-cover-letter.patch) is written by hand and kept.
 	find "$PATCHES" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
 		! -name '0000-cover-letter.patch' -delete
