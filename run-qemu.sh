@@ -33,8 +33,9 @@ options:
   --initrd PATH     base initramfs (default build/initramfs.cpio.gz)
   --out DIR         output folder for this run
   --expect TITLE    the console may carry this report title (e.g. "WARNING:
-                    possible circular locking dependency detected"); with
-                    --test it must appear exactly once; repeatable
+                    possible circular locking dependency detected"), a
+                    whole line; '*' in it matches any text; with --test
+                    it must appear exactly once; repeatable
   -q, --quiet       do not print the QEMU command and the output folder
   -h, --help        this text
 

@@ -6,6 +6,9 @@
 #
 #   console-scan.sh [--expect TITLE]... [--require-expected] [--warn-only] LOG
 #
+# A TITLE matches a whole title line; '*' in it matches any text (a task
+# name and pid: "WARNING: lds/held-exit/* still has locks held!"), every
+# other character only itself.
 # --require-expected: each expected title must appear exactly once.
 # --warn-only: print findings but exit 0.
 set -uo pipefail
@@ -24,6 +27,15 @@ log=${1:?usage: console-scan.sh [--expect TITLE]... LOG}
 [ -r "$log" ] || { echo "console-scan: cannot read $log" >&2; exit 2; }
 name=$(basename "$log")
 
+# TITLE -> anchored ERE: every character literal, '*' any text
+title_re() {
+	printf '^%s$' "$(printf '%s' "$1" | sed -e 's/[][\\.^$+?(){}|]/\\&/g' -e 's/\*/.*/g')"
+}
+res=()
+for t in "${expect[@]}"; do
+	res+=("$(title_re "$t")")
+done
+
 # Report titles, after the optional printk time stamp.  lockdep prints one
 # of them in brackets: "[ BUG: Invalid wait context ]".
 bad='^(\[ *[0-9]+\.[0-9]+\] )?(WARNING:|BUG:|\[ BUG:|Oops|Kernel panic|kernel BUG|INFO: |general protection fault|UBSAN:|KASAN:|KFENCE:|DEBUG_LOCKS_WARN_ON|watchdog: BUG|RCU detected|Unable to handle)'
@@ -32,10 +44,10 @@ declare -A seen=()
 while IFS=: read -r lineno text; do
 	title=$(printf '%s' "$text" | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //')
 	ok=0
-	for t in "${expect[@]}"; do
-		if [ "$title" = "$t" ]; then
+	for i in "${!expect[@]}"; do
+		if [[ $title =~ ${res[$i]} ]]; then
 			ok=1
-			seen[$t]=$(( ${seen[$t]:-0} + 1 ))
+			seen[$i]=$(( ${seen[$i]:-0} + 1 ))
 		fi
 	done
 	[ $ok = 1 ] && continue
@@ -44,10 +56,10 @@ while IFS=: read -r lineno text; do
 done < <(tr -d '\r' <"$log" | grep -nE "$bad")
 
 if [ $require = 1 ]; then
-	for t in "${expect[@]}"; do
-		n=${seen[$t]:-0}
+	for i in "${!expect[@]}"; do
+		n=${seen[$i]:-0}
 		if [ "$n" != 1 ]; then
-			echo "console-scan: $name: expected report '$t' exactly once, found $n"
+			echo "console-scan: $name: expected report '${expect[$i]}' exactly once, found $n"
 			fail=1
 		fi
 	done

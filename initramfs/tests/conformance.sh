@@ -271,8 +271,10 @@ row() {
 	if [ "$report" = - ]; then
 		[ -z "$found" ] || diag="$diag report(s) where none is expected: $(echo "$found" | head -n 3 | tr '\n' '|');"
 	else
-		n=$(printf '%s\n' "$found" | grep -cxF -- "$report")
-		other=$(printf '%s\n' "$found" | grep -vxF -- "$report" | grep -v '^$' | head -n 3 | tr '\n' '|')
+		# the whole title; '*' matches any text (scripts/console-scan.sh)
+		re=$(printf '%s' "$report" | sed -e 's/[][\\.^$+?(){}|]/\\&/g' -e 's/\*/.*/g')
+		n=$(printf '%s\n' "$found" | grep -cxE -- "$re")
+		other=$(printf '%s\n' "$found" | grep -vxE -- "$re" | grep -v '^$' | head -n 3 | tr '\n' '|')
 		[ "$n" = 1 ] || diag="$diag '$report' seen $n times;"
 		[ -z "$other" ] || diag="$diag other reports: $other;"
 	fi
