@@ -173,6 +173,23 @@ step() {
 	selftests-passed)
 		dmesg | grep -q 'Good, all [0-9]* testcases passed' ||
 			{ echo "no 'Good, all N testcases passed' in the boot log"; return 1; } ;;
+	all-scenarios-tabled)
+		# every scenario the module lists is run by a row or a run step
+		left=$(awk '
+		FNR == NR { if ($1 != "#") want[$1] = 1; next }
+		/^[ \t]*(#|$)/ { next }
+		{
+			if (split($0, f, "|") < 6) next
+			split(f[3], w, " ")
+			used[w[1]] = 1
+			m = split(f[6], st, ";")
+			for (i = 1; i <= m; i++) {
+				split(st[i], w, " ")
+				if (w[1] == "run") used[w[2]] = 1
+			}
+		}
+		END { for (x in want) if (!(x in used)) printf "%s ", x }' $DIR/list "$TABLE")
+		[ -z "$left" ] || { echo "scenarios no row runs: $left"; return 1; } ;;
 	sumount-per-fstype)
 		types=$(awk '{ print $3 }' /proc/mounts | sort -u | wc -l)
 		# one key per file_system_type: "&type->s_umount_key#N", any subclass
