@@ -25,6 +25,10 @@ void ld_arena_free(struct ld_arena *a);
 void *ld_arena_alloc(struct ld_arena *a, size_t size);
 struct ld_str ld_arena_str(struct ld_arena *a, const char *s, size_t len);
 
+/* Fault in a large block about to be written, in one go (a hint). */
+#define LD_POPULATE_MIN (128 * 1024)
+void ld_populate(void *p, size_t len);
+
 /* Grow *arr (element size @size) so that index @need fits. */
 int ld_grow(void **arr, uint32_t *alloc, uint32_t need, size_t size);
 

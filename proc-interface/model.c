@@ -497,6 +497,8 @@ int ld_index_deps(struct ld_model *m)
 		m->out_off = m->in_off = m->out = m->in = NULL;
 		return -ENOMEM;
 	}
+	ld_populate(m->out, (m->nr_deps + 1) * sizeof(uint32_t));
+	ld_populate(m->in, (m->nr_deps + 1) * sizeof(uint32_t));
 	for (i = 0; i < m->nr_deps; i++) {
 		m->out_off[m->deps[i].from + 1]++;
 		m->in_off[m->deps[i].to + 1]++;
@@ -535,6 +537,7 @@ int ld_index_chains(struct ld_model *m, uint32_t n)
 		m->cc_off = m->cc = NULL;
 		return -ENOMEM;
 	}
+	ld_populate(m->cc, (m->nr_chain_locks + 1) * sizeof(uint32_t));
 	for (i = 0; i < m->nr_chains; i++) {
 		const struct ld_chain *ch = &m->chains[i];
 

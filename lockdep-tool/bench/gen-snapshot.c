@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -397,7 +398,12 @@ static void write_export(const char *dir)
 	free(nbefore);
 }
 
-static int fault_cost(unsigned long mib)
+/*
+ * Time to fault in @mib MiB of fresh anonymous memory, page by page
+ * (@populate false) or with one MADV_POPULATE_WRITE, as the tool's
+ * ld_populate() does for its large arrays.
+ */
+static int fault_cost(unsigned long mib, bool populate)
 {
 	size_t len = mib << 20, i;
 	struct timespec t0, t1;
@@ -410,8 +416,9 @@ static int fault_cost(unsigned long mib)
 		return 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (i = 0; i < len; i += 4096)
-		p[i] = 1;
+	if (!populate || madvise((void *)p, len, 23 /* MADV_POPULATE_WRITE */))
+		for (i = 0; i < len; i += 4096)
+			p[i] = 1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("%.1f\n", (t1.tv_sec - t0.tv_sec) * 1e3 +
 				 (t1.tv_nsec - t0.tv_nsec) / 1e6);
@@ -423,7 +430,9 @@ int main(int argc, char **argv)
 	char path[4096];
 
 	if (argc == 3 && !strcmp(argv[1], "--fault-cost"))
-		return fault_cost(strtoul(argv[2], NULL, 0));
+		return fault_cost(strtoul(argv[2], NULL, 0), false);
+	if (argc == 3 && !strcmp(argv[1], "--populate-cost"))
+		return fault_cost(strtoul(argv[2], NULL, 0), true);
 
 	if (argc < 2) {
 		fprintf(stderr,
