@@ -5,16 +5,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 results=()
-t() {	# NAME WANT-RC CMD...
-	local name=$1 want=$2 rc
-	shift 2
-	"$@" >"$tmp/out" 2>&1
-	rc=$?
-	n=$((n + 1))
-	if [ "$rc" = "$want" ]; then results+=("ok $n $name")
-	else results+=("not ok $n $name" "# exit $rc, want $want: $(head -c 300 "$tmp/out" | tr '\n' '|')"); fi
-}
+. ./selftest-lib.sh
 
 printf '[    0.000000] Linux version 6.12\r\n[    1.000000] Good, all 261 testcases passed! |\r\n' >"$tmp/clean.log"
 cp "$tmp/clean.log" "$tmp/circular.log"
@@ -60,7 +51,4 @@ t "ktap-check: a plan of no results fails" 1 ./ktap-check.sh "$tmp/zero.ktap"
 c=$(./ktap-check.sh --count "$tmp/short.ktap")
 t "ktap-check --count: missing results count as failed" 0 test "$c" = "2 1 0"
 
-echo "KTAP version 1"
-echo "1..$n"
-printf '%s\n' "${results[@]}"
-! printf '%s\n' "${results[@]}" | grep -q '^not ok'
+selftest_end

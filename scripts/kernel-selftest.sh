@@ -7,18 +7,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 results=()
-t() {	# NAME WANT-RC CMD...
-	local name=$1 want=$2 rc
-	shift 2
-	"$@" >"$tmp/out.new" 2>&1
-	rc=$?
-	# a check on the output reads the one of the command before
-	case $1 in grep) ;; *) mv "$tmp/out.new" "$tmp/out" ;; esac
-	n=$((n + 1))
-	if [ "$rc" = "$want" ]; then results+=("ok $n $name")
-	else results+=("not ok $n $name" "# exit $rc, want $want: $(head -c 400 "$tmp/out" | tr '\n' '|')"); fi
-}
+. "$here/selftest-lib.sh"
 
 G="git -c user.name=t -c user.email=t@t"
 # the source: Debian's top-level ignore rule, a kernelversion target
@@ -102,7 +91,4 @@ echo "# changed" >>"$proj/patches/series"
 t "unexported work stops a changed series from wiping it" 1 K tree
 t "... and says to export" 0 grep -q "run 'make export-patches' first" "$tmp/out"
 
-echo "KTAP version 1"
-echo "1..$n"
-printf '%s\n' "${results[@]}"
-! printf '%s\n' "${results[@]}" | grep -q '^not ok'
+selftest_end
