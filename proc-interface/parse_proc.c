@@ -675,6 +675,10 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 		if (len == 27 &&
 		    !memcmp(line, "(buggered) all lock chains:", 27)) {
 			m->chains_buggered = true;
+			ret = ld_warn(m, "%s: '(buggered)': lockdep ran out of chain hlocks (MAX_LOCKDEP_CHAIN_HLOCKS); the chains it could not record are missing",
+				      cs->origin);
+			if (ret)
+				goto out;
 		} else if (len != 16 || memcmp(line, "all lock chains:", 16)) {
 			ret = ld_diag(d, &l,
 				      "expected 'all lock chains:', got '%s'",
