@@ -5,6 +5,8 @@
 # naming the line.
 #
 #   console-scan.sh [--expect TITLE]... [--require-expected] [--warn-only] LOG
+#   console-scan.sh --title-re TITLE   print the anchored ERE that TITLE
+#                                      stands for (for other checkers)
 #
 # A TITLE matches a whole title line; '*' in it matches any text (a task
 # name and pid: "WARNING: lds/held-exit/* still has locks held!"), every
@@ -12,6 +14,15 @@
 # --require-expected: each expected title must appear exactly once.
 # --warn-only: print findings but exit 0.
 set -uo pipefail
+
+# TITLE -> anchored ERE: every character literal, '*' any text
+title_re() {
+	printf '^%s$' "$(printf '%s' "$1" | sed -e 's/[][\\.^$+?(){}|]/\\&/g' -e 's/\*/.*/g')"
+}
+if [ "${1:-}" = --title-re ] && [ $# = 2 ]; then
+	title_re "$2"
+	exit 0
+fi
 
 expect=() require=0 warn=0
 while [ $# -gt 1 ]; do
@@ -27,10 +38,6 @@ log=${1:?usage: console-scan.sh [--expect TITLE]... LOG}
 [ -r "$log" ] || { echo "console-scan: cannot read $log" >&2; exit 2; }
 name=$(basename "$log")
 
-# TITLE -> anchored ERE: every character literal, '*' any text
-title_re() {
-	printf '^%s$' "$(printf '%s' "$1" | sed -e 's/[][\\.^$+?(){}|]/\\&/g' -e 's/\*/.*/g')"
-}
 res=()
 for t in "${expect[@]}"; do
 	res+=("$(title_re "$t")")

@@ -167,11 +167,6 @@ else fail union_bad_input_file_line "$un_fail"; fi
 # (initramfs/tests/conformance.table): its report title must be found, and
 # a circular report's id must be the one `cycles` gives its classes.
 TABLE=$TOP/initramfs/tests/conformance.table
-# a table title as an anchored regex: '*' any text, the rest literal (as
-# scripts/console-scan.sh matches it)
-title_re() {
-	printf '^%s$' "$(printf '%s' "$1" | sed -e 's/[][\\.^$+?(){}|]/\\&/g' -e 's/\*/.*/g')"
-}
 nr_console=0
 for f in "$FIX"/reports/*.console; do
 	[ -e "$f" ] || continue
@@ -185,7 +180,7 @@ for f in "$FIX"/reports/*.console; do
 		continue
 	fi
 	if [ -n "$want" ] && [ "$want" != - ] &&
-	   ! jq -e --arg t "$(title_re "$want")" '[.reports[] | select(.title | test($t))] | length == 1' \
+	   ! jq -e --arg t "$("$TOP/scripts/console-scan.sh" --title-re "$want")" '[.reports[] | select(.title | test($t))] | length == 1' \
 		"$WORK/con.json" > /dev/null; then
 		fail "console_$name" "no single report titled '$want'"
 		continue
