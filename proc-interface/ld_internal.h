@@ -29,8 +29,16 @@ struct ld_str ld_arena_str(struct ld_arena *a, const char *s, size_t len);
 #define LD_POPULATE_MIN (128 * 1024)
 void ld_populate(void *p, size_t len);
 
+/* A large block (huge pages when it is worth it); free() frees it. */
+void *ld_alloc_big(size_t size);
+
 /* Grow *arr (element size @size) so that index @need fits. */
 int ld_grow(void **arr, uint32_t *alloc, uint32_t need, size_t size);
+/*
+ * Make room for @want elements at once, an upper bound from a file's size:
+ * no copies while the array fills; pages still fault in as ld_grow() goes.
+ */
+int ld_reserve(void **arr, uint32_t *alloc, uint64_t want, size_t size);
 
 /* Line iterator over a buffer; handles a missing final newline and CRLF. */
 struct ld_lines {

@@ -485,8 +485,8 @@ int ld_index_deps(struct ld_model *m)
 
 	m->out_off = calloc(n + 2, sizeof(uint32_t));
 	m->in_off = calloc(n + 2, sizeof(uint32_t));
-	m->out = malloc((m->nr_deps + 1) * sizeof(uint32_t));
-	m->in = malloc((m->nr_deps + 1) * sizeof(uint32_t));
+	m->out = ld_alloc_big((m->nr_deps + 1) * sizeof(uint32_t));
+	m->in = ld_alloc_big((m->nr_deps + 1) * sizeof(uint32_t));
 	pos = malloc((n + 1) * sizeof(uint32_t));
 	if (!m->out_off || !m->in_off || !m->out || !m->in || !pos) {
 		free(pos);
@@ -528,7 +528,7 @@ int ld_index_chains(struct ld_model *m, uint32_t n)
 	uint32_t i, j, *pos;
 
 	m->cc_off = calloc(n + 2, sizeof(uint32_t));
-	m->cc = malloc((m->nr_chain_locks + 1) * sizeof(uint32_t));
+	m->cc = ld_alloc_big((m->nr_chain_locks + 1) * sizeof(uint32_t));
 	pos = malloc((n + 1) * sizeof(uint32_t));
 	if (!m->cc_off || !m->cc || !pos) {
 		free(pos);

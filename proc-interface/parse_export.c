@@ -214,6 +214,10 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 	ret = ex_open(&f, s, "classes", d);
 	if (ret)
 		return ret;
+	/* "0 - 0 0 0x0 - 0 0 0 0 0 0 -\n" at least */
+	if (ld_reserve((void **)&m->classes, &m->alloc_classes,
+		       m->nr_classes + s->len / 28, sizeof(*m->classes)))
+		return -ENOMEM;
 	while ((ret = ex_next(&f, &line, &len, m, d)) == 1) {
 		const char *p = line, *end = line + len, *u;
 		struct ld_num kid;
@@ -440,6 +444,12 @@ static int parse_traces(struct ld_model *m, const struct ld_section *s,
 	ret = ex_open(&f, s, "traces", d);
 	if (ret)
 		return ret;
+	/* "0 0 x\n" at least: a bound, not a count */
+	if (ld_reserve((void **)&m->frames, &m->alloc_frames,
+		       m->nr_frames + s->len / 6, sizeof(*m->frames)) ||
+	    ld_reserve((void **)&m->traces, &m->alloc_traces,
+		       m->nr_traces + s->len / 6, sizeof(*m->traces)))
+		return -ENOMEM;
 	for (;;) {
 		const char *p, *end, *next;
 		struct ld_trace *t;
@@ -449,9 +459,8 @@ static int parse_traces(struct ld_model *m, const struct ld_section *s,
 		/* the usual line: the next frame of the same trace */
 		if (ld_fast_paths && !f.tail && m->nr_traces &&
 		    f.l.end - f.l.p >= FAST_SPAN &&
-		    (m->nr_frames < m->alloc_frames ||
-		     !ld_grow((void **)&m->frames, &m->alloc_frames,
-			      m->nr_frames, sizeof(*m->frames))) &&
+		    !ld_grow((void **)&m->frames, &m->alloc_frames,
+			     m->nr_frames, sizeof(*m->frames)) &&
 		    (next = fast_frame(f.l.p, f.l.end, last,
 				       m->traces[m->nr_traces - 1].nr,
 				       &m->frames[m->nr_frames]))) {
@@ -502,8 +511,7 @@ static int parse_traces(struct ld_model *m, const struct ld_section *s,
 		}
 		if (p >= end)
 			return ld_diag(d, &f.l, "missing field 'symbol'");
-		if (m->nr_frames >= m->alloc_frames &&
-		    ld_grow((void **)&m->frames, &m->alloc_frames, m->nr_frames,
+		if (ld_grow((void **)&m->frames, &m->alloc_frames, m->nr_frames,
 			    sizeof(*m->frames)))
 			return -ENOMEM;
 		if (!memchr(p, '\\', end - p)) {
@@ -579,6 +587,10 @@ static int parse_deps(struct ld_model *m, const struct ld_section *s,
 	ret = ex_open(&f, s, "deps", d);
 	if (ret)
 		return ret;
+	/* "0 0 1 EN -\n" at least */
+	if (ld_reserve((void **)&m->deps, &m->alloc_deps,
+		       m->nr_deps + s->len / 11, sizeof(*m->deps)))
+		return -ENOMEM;
 	for (;;) {
 		const char *p, *end, *next;
 		struct ld_dep dep = { 0 };
@@ -637,8 +649,7 @@ add:
 			dangling++;
 			continue;
 		}
-		if (m->nr_deps >= m->alloc_deps &&
-		    ld_grow((void **)&m->deps, &m->alloc_deps, m->nr_deps,
+		if (ld_grow((void **)&m->deps, &m->alloc_deps, m->nr_deps,
 			    sizeof(*m->deps)))
 			return -ENOMEM;
 		m->deps[m->nr_deps++] = dep;
@@ -773,6 +784,14 @@ static int parse_chains(struct ld_model *m, const struct ld_section *s,
 	ret = ex_open(&f, s, "chains", d);
 	if (ret)
 		return ret;
+	/* "0 0x0 0 0\n" at least; "0:0 " per lock */
+	if (ld_reserve((void **)&m->chains, &m->alloc_chains,
+		       m->nr_chains + s->len / 10, sizeof(*m->chains)) ||
+	    ld_reserve((void **)&m->chain_locks, &m->alloc_chain_locks,
+		       m->nr_chain_locks + s->len / 4, sizeof(uint32_t)) ||
+	    ld_reserve((void **)&m->chain_reads, &m->alloc_chain_reads,
+		       m->nr_chain_locks + s->len / 4, 1))
+		return -ENOMEM;
 	for (;;) {
 		const char *p, *end, *next;
 		struct ld_chain *ch;

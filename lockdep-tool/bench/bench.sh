@@ -4,7 +4,8 @@
 # bench.sh - load and query timings at full capacity (8191 classes,
 # 262144 dependencies, 262144 chains), printed as medians and ratios.
 # Never asserts: machines differ.  Called by `make -C lockdep-tool bench`
-# with BIN, GEN and OUT set.  RUNS=N repetitions (default 7).
+# with BIN, GEN and OUT set.  RUNS=N repetitions (default 7);
+# BENCH_LOAD_ONLY=1 leaves out the analysis benchmarks (bench-analysis.sh).
 set -eu
 RUNS=${RUNS:-7}
 SNAP=$OUT/bench-snapshot
@@ -103,4 +104,4 @@ for fmt in proc export; do
 		echo "classes (FD/BD of all, computed): $t ms"
 	fi
 done
-"$(dirname "$0")/bench-analysis.sh"	# issue 6
+[ -n "${BENCH_LOAD_ONLY:-}" ] || "$(dirname "$0")/bench-analysis.sh"	# issue 6
