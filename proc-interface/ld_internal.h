@@ -370,21 +370,21 @@ struct ld_map {
 	uint64_t *keys;
 	uint32_t *vals;
 	uint32_t mask;
-	uint32_t nr;
-	uint32_t *dense; /* ld_map_densify(): vals by key, keys < nr_dense */
-	uint32_t nr_dense;
+	uint32_t nr; /* in keys/vals */
+	uint32_t *dense; /* vals of keys below dense_limit, by key */
+	uint32_t nr_dense, alloc_dense;
+	uint32_t dense_limit;
 };
 int ld_map_init(struct ld_map *map, uint32_t expected);
+/*
+ * Kernel ids are small integers (indexes into lockdep's arrays): keys
+ * below @limit go into a plain array indexed by key, grown as far as the
+ * largest one, the others into the hash.  Never fails.
+ */
+void ld_map_init_ids(struct ld_map *map, uint32_t limit);
 void ld_map_free(struct ld_map *map);
 /* Insert; if the key exists, its value is kept and *old set to it. */
 int ld_map_put(struct ld_map *map, uint64_t key, uint32_t val, uint32_t *old);
-/*
- * Kernel ids are small integers: when every key is below @limit, add a
- * plain array indexed by key, which ld_map_get() then uses.  An
- * optimisation only (nothing happens without memory or with larger keys);
- * a later ld_map_put() drops the array.
- */
-void ld_map_densify(struct ld_map *map, uint64_t limit);
 
 static inline uint32_t ld_hash64(uint64_t k)
 {
@@ -400,7 +400,7 @@ static inline uint32_t ld_map_get(const struct ld_map *map, uint64_t key)
 {
 	uint32_t i;
 
-	if (map->dense)
+	if (key < map->dense_limit)
 		return key < map->nr_dense ? map->dense[key] : LD_NONE;
 	if (!map->keys)
 		return LD_NONE;

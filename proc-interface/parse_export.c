@@ -1034,17 +1034,17 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 		ret = 0;
 		goto stats;
 	}
-	ret = ld_map_init(&ids, 1024);
-	if (!ret)
-		ret = ld_map_init(&tids, 1024);
-	if (ret)
-		goto out;
+	/*
+	 * Class ids index lock_classes[] (MAX_LOCKDEP_KEYS, 8192), trace ids
+	 * stack_trace[] (2^19 entries by default, 2^26 at most): plain
+	 * arrays up to where a sparse file would make them too big.
+	 */
+	ld_map_init_ids(&ids, 1u << 20);
+	ld_map_init_ids(&tids, 1u << 22);
 	ret = parse_classes(m, files[LD_EX_CLASSES], &ids, &f[LD_EX_CLASSES],
 			    d);
 	if (ret)
 		goto out;
-	/* ids index lock_classes[]: a plain array when they are small */
-	ld_map_densify(&ids, 4 * (uint64_t)m->nr_classes + 65536);
 	seen[LD_EX_CLASSES] = true;
 	t = ld_phase(m, "classes", t);
 	if (files[LD_EX_CHAINS]) {
@@ -1057,12 +1057,6 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 				   &f[LD_EX_TRACES], d);
 		if (ret)
 			goto join;
-		/* offsets into stack_trace[], 2^19 entries by default */
-		ld_map_densify(&tids, 32 * (uint64_t)m->nr_traces + 65536 <
-						1u << 22 ?
-					      32 * (uint64_t)m->nr_traces +
-						      65536 :
-					      1u << 22);
 		seen[LD_EX_TRACES] = true;
 		t = ld_phase(m, "traces", t);
 	}

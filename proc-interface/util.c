@@ -459,7 +459,7 @@ uint32_t ld_hash_bytes(const char *s, size_t len)
 	return h;
 }
 
-int ld_map_init(struct ld_map *map, uint32_t expected)
+static int map_alloc(struct ld_map *map, uint32_t expected)
 {
 	uint32_t n = 64;
 
@@ -478,9 +478,19 @@ int ld_map_init(struct ld_map *map, uint32_t expected)
 	memset(map->vals, 0xff, (size_t)n * sizeof(*map->vals));
 	map->mask = n - 1;
 	map->nr = 0;
-	map->dense = NULL;
-	map->nr_dense = 0;
 	return 0;
+}
+
+int ld_map_init(struct ld_map *map, uint32_t expected)
+{
+	memset(map, 0, sizeof(*map));
+	return map_alloc(map, expected);
+}
+
+void ld_map_init_ids(struct ld_map *map, uint32_t limit)
+{
+	memset(map, 0, sizeof(*map));
+	map->dense_limit = limit;
 }
 
 void ld_map_free(struct ld_map *map)
@@ -488,52 +498,48 @@ void ld_map_free(struct ld_map *map)
 	free(map->keys);
 	free(map->vals);
 	free(map->dense);
-	map->keys = NULL;
-	map->vals = NULL;
-	map->dense = NULL;
-	map->nr_dense = 0;
-}
-
-void ld_map_densify(struct ld_map *map, uint64_t limit)
-{
-	uint64_t max = 0;
-	uint32_t i;
-
-	free(map->dense);
-	map->dense = NULL;
-	map->nr_dense = 0;
-	if (!map->keys || !map->nr || limit > UINT32_MAX)
-		return;
-	for (i = 0; i <= map->mask; i++)
-		if (map->vals[i] != LD_NONE && map->keys[i] >= max)
-			max = map->keys[i];
-	if (max >= limit)
-		return;
-	map->dense = ld_alloc_big((max + 1) * sizeof(*map->dense));
-	if (!map->dense)
-		return;
-	ld_populate(map->dense, (max + 1) * sizeof(*map->dense));
-	memset(map->dense, 0xff, (max + 1) * sizeof(*map->dense));
-	for (i = 0; i <= map->mask; i++)
-		if (map->vals[i] != LD_NONE)
-			map->dense[map->keys[i]] = map->vals[i];
-	map->nr_dense = max + 1;
+	memset(map, 0, sizeof(*map));
 }
 
 static int map_rehash(struct ld_map *map)
 {
-	struct ld_map n;
+	struct ld_map n = { 0 };
 	uint32_t i;
 	int ret;
 
-	ret = ld_map_init(&n, (map->mask + 1));
+	ret = map_alloc(&n, map->keys ? map->mask + 1 : 512);
 	if (ret)
 		return ret;
-	for (i = 0; i <= map->mask; i++)
+	for (i = 0; map->keys && i <= map->mask; i++)
 		if (map->vals[i] != LD_NONE)
 			ld_map_put(&n, map->keys[i], map->vals[i], NULL);
-	ld_map_free(map);
-	*map = n;
+	free(map->keys);
+	free(map->vals);
+	map->keys = n.keys;
+	map->vals = n.vals;
+	map->mask = n.mask;
+	map->nr = n.nr;
+	return 0;
+}
+
+/* key < dense_limit: the plain array, grown to the key */
+static int dense_put(struct ld_map *map, uint32_t key, uint32_t val,
+		     uint32_t *old)
+{
+	uint32_t n = map->nr_dense;
+
+	if (key >= n) {
+		if (ld_grow((void **)&map->dense, &map->alloc_dense, key,
+			    sizeof(*map->dense)))
+			return -ENOMEM;
+		memset(map->dense + n, 0xff,
+		       ((size_t)key + 1 - n) * sizeof(*map->dense));
+		map->nr_dense = key + 1;
+	}
+	if (old)
+		*old = map->dense[key];
+	if (map->dense[key] == LD_NONE)
+		map->dense[key] = val;
 	return 0;
 }
 
@@ -541,12 +547,9 @@ int ld_map_put(struct ld_map *map, uint64_t key, uint32_t val, uint32_t *old)
 {
 	uint32_t i;
 
-	if (map->dense) {
-		free(map->dense);
-		map->dense = NULL;
-		map->nr_dense = 0;
-	}
-	if ((map->nr + 1) * 2 > map->mask + 1) {
+	if (key < map->dense_limit)
+		return dense_put(map, key, val, old);
+	if (!map->keys || (map->nr + 1) * 2 > map->mask + 1) {
 		int ret = map_rehash(map);
 
 		if (ret)

@@ -513,7 +513,7 @@ static void test_export_edges(void)
 {
 	struct ld_model *m;
 	struct ld_diag d;
-	struct ld_input in[2];
+	struct ld_input in[3];
 
 	in[0] = (struct ld_input){ "lockdep/classes", NULL, ex_classes,
 				   strlen(ex_classes) };
@@ -572,6 +572,57 @@ static void test_export_edges(void)
 		ld_model_free(m);
 	}
 	report("export_missing_trailer");
+
+	/*
+	 * Ids past the plain arrays of the id maps (2^20 classes, 2^22
+	 * trace offsets) go to their hash: found, and caught twice
+	 */
+	in[0].data = "# lockdep classes 1 generation 7\n#\n"
+		     "3 k0 1 0 0x100 USED 0 0 0 - 1 0 a\n"
+		     "5000000 k1 1 0 0x100 USED 0 0 0 - 0 1 b\n"
+		     "# end generation 7\n";
+	in[0].len = strlen(in[0].data);
+	in[1] = (struct ld_input){
+		"lockdep/traces", NULL,
+		"# lockdep traces 1 generation 7\n#\n"
+		"16 0 f+0x1/0x2\n9000000 0 g+0x1/0x2\n"
+		"# end generation 7\n",
+		0
+	};
+	in[1].len = strlen(in[1].data);
+	in[2] = (struct ld_input){
+		"lockdep/deps", NULL,
+		"# lockdep deps 1 generation 7\n#\n"
+		"3 5000000 1 EN 9000000\n5000000 3 1 EN 16\n"
+		"# end generation 7\n",
+		0
+	};
+	in[2].len = strlen(in[2].data);
+	m = NULL;
+	CHECK(!ld_load_buffers(&m, in, 3, &d));
+	if (m) {
+		CHECK(m->nr_classes == 2 && m->nr_deps == 2 &&
+		      !m->nr_unresolved);
+		CHECK(m->classes[1].kid.v == 5000000);
+		CHECK(m->deps[0].from == 0 && m->deps[0].to == 1 &&
+		      m->deps[0].trace == 1);
+		CHECK(m->deps[1].from == 1 && m->deps[1].to == 0 &&
+		      m->deps[1].trace == 0);
+		ld_model_free(m);
+	} else {
+		printf("# %s\n", d.msg);
+	}
+	expect_error("lockdep/classes",
+		     "# lockdep classes 1 generation 7\n#\n"
+		     "5000000 k0 1 0 0x100 USED 0 0 0 - 1 0 a\n"
+		     "5000000 k1 1 0 0x100 USED 0 0 0 - 0 1 b\n",
+		     "lockdep/classes:4: duplicate class id 5000000");
+	expect_error("lockdep/classes",
+		     "# lockdep classes 1 generation 7\n#\n"
+		     "7 k0 1 0 0x100 USED 0 0 0 - 1 0 a\n"
+		     "7 k1 1 0 0x100 USED 0 0 0 - 0 1 b\n",
+		     "lockdep/classes:4: duplicate class id 7");
+	report("export_ids_past_the_plain_arrays");
 }
 
 /*
