@@ -71,12 +71,16 @@ for fmt in proc export; do
 	anon=$(LOCKDEP_TOOL_TIMING=1 "$BIN" -s "$dir" info 2>&1 >/dev/null |
 	       awk '/^memory anon/ {print int($3 / 1024)}')
 	if [ -n "$anon" ]; then
-		fault=$(for _ in $(seq "$RUNS"); do "$GEN" --fault-cost "$anon"; done | median)
-		pop=$(for _ in $(seq "$RUNS"); do "$GEN" --populate-cost "$anon"; done | median)
-		echo "model memory:   ${anon} MiB anonymous; faulting that in takes" \
-		     "${fault} ms here page by page ($(awk -v a="$fault" -v b="$cat_ms" \
-			'BEGIN {printf "%.1f", b ? a / b : 0}')x cat), ${pop} ms in one" \
-		     "MADV_POPULATE_WRITE (as the load does for its large arrays)"
+		cost() { for _ in $(seq "$RUNS"); do "$GEN" "$1" "$anon"; done | median; }
+		fault=$(cost --fault-cost)
+		pop=$(cost --populate-cost)
+		huge=$(cost --huge-cost)
+		echo "model memory:   ${anon} MiB anonymous; making that much fresh" \
+		     "memory usable takes ${fault} ms here page by page" \
+		     "($(awk -v a="$fault" -v b="$cat_ms" \
+			'BEGIN {printf "%.1f", b ? a / b : 0}')x cat), ${pop} ms" \
+		     "populated in 4 KiB pages, ${huge} ms in 2 MiB pages" \
+		     "(as the load's large arrays)"
 	fi
 	# a command line reads only what its command looks at (cmd.h)
 	line=

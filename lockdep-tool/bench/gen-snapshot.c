@@ -11,11 +11,12 @@
  * edges, names look like the kernel's.  Deterministic for a given size.
  *
  * usage: gen-snapshot DIR [CLASSES [DEPS [CHAINS]]]
- *        gen-snapshot --fault-cost MIB
+ *        gen-snapshot --fault-cost|--populate-cost|--huge-cost MIB
  *
  * The second form prints the milliseconds this machine takes to give a
- * process MIB of fresh memory (page faults, zeroing): the part of a load
- * that no parser can avoid, for bench.sh.
+ * process MIB of fresh memory (page faults, zeroing) page by page,
+ * populated in 4 KiB pages or in 2 MiB pages: the part of a load that no
+ * parser can avoid, for bench.sh.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -399,26 +400,39 @@ static void write_export(const char *dir)
 }
 
 /*
- * Time to fault in @mib MiB of fresh anonymous memory, page by page
- * (@populate false) or with one MADV_POPULATE_WRITE, as the tool's
- * ld_populate() does for its large arrays.
+ * Time to make @mib MiB of fresh anonymous memory usable: fault it in
+ * page by page, or populate it first with one MADV_POPULATE_WRITE in
+ * 4 KiB or in 2 MiB pages (MADV_HUGEPAGE, as the tool's ld_alloc_big()
+ * asks for its large arrays), then touch every page, since on a virtual
+ * machine with shadow page tables the first touch after populating still
+ * costs.  "n/a" when the kernel refuses the advice.
  */
-static int fault_cost(unsigned long mib, bool populate)
+enum fault_mode { FAULT_PAGES, FAULT_POPULATE, FAULT_HUGE };
+
+static int fault_cost(unsigned long mib, enum fault_mode mode)
 {
-	size_t len = mib << 20, i;
+	size_t huge = (size_t)2 << 20, len = mib << 20, i;
 	struct timespec t0, t1;
 	volatile char *p;
+	char *map;
 
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
+	map = mmap(NULL, len + huge, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED) {
 		perror("gen-snapshot: mmap");
 		return 1;
 	}
+	p = (char *)(((uintptr_t)map + huge - 1) & ~(uintptr_t)(huge - 1));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!populate || madvise((void *)p, len, 23 /* MADV_POPULATE_WRITE */))
-		for (i = 0; i < len; i += 4096)
-			p[i] = 1;
+	if ((mode == FAULT_HUGE &&
+	     madvise((void *)p, len, 14 /* MADV_HUGEPAGE */)) ||
+	    (mode != FAULT_PAGES &&
+	     madvise((void *)p, len, 23 /* MADV_POPULATE_WRITE */))) {
+		printf("n/a\n");
+		return 0;
+	}
+	for (i = 0; i < len; i += 4096)
+		p[i] = 1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("%.1f\n", (t1.tv_sec - t0.tv_sec) * 1e3 +
 				 (t1.tv_nsec - t0.tv_nsec) / 1e6);
@@ -430,9 +444,11 @@ int main(int argc, char **argv)
 	char path[4096];
 
 	if (argc == 3 && !strcmp(argv[1], "--fault-cost"))
-		return fault_cost(strtoul(argv[2], NULL, 0), false);
+		return fault_cost(strtoul(argv[2], NULL, 0), FAULT_PAGES);
 	if (argc == 3 && !strcmp(argv[1], "--populate-cost"))
-		return fault_cost(strtoul(argv[2], NULL, 0), true);
+		return fault_cost(strtoul(argv[2], NULL, 0), FAULT_POPULATE);
+	if (argc == 3 && !strcmp(argv[1], "--huge-cost"))
+		return fault_cost(strtoul(argv[2], NULL, 0), FAULT_HUGE);
 
 	if (argc < 2) {
 		fprintf(stderr,
