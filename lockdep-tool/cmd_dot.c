@@ -16,7 +16,9 @@ static const struct {
 	const char *kind, *attrs;
 } colours[] = {
 	{ "hardirq-safe", "fillcolor=\"#f4a3a3\"" },
+	{ "hardirq-read-safe", "fillcolor=\"#fbd9d9\"" },
 	{ "softirq-safe", "fillcolor=\"#f9cf8f\"" },
+	{ "softirq-read-safe", "fillcolor=\"#fde9c9\"" },
 	{ "irq-unsafe", "fillcolor=\"#a9c8f0\"" },
 	{ "no-irq", "fillcolor=\"#e0e0e0\"" },
 	{ "unused", "fillcolor=\"#ffffff\"" },
@@ -26,12 +28,21 @@ static const struct {
 const char *node_attrs(const struct ld_class *c)
 {
 	const char *k = class_irq_kind(c);
-	unsigned int i;
+	unsigned int i, n = sizeof(colours) / sizeof(colours[0]);
 
-	for (i = 0; i < sizeof(colours) / sizeof(colours[0]); i++)
+	for (i = 0; i < n - 1; i++)
 		if (!strcmp(colours[i].kind, k))
-			return colours[i].attrs;
-	return colours[5].attrs;
+			break;
+	return colours[i].attrs; /* the last one: unknown */
+}
+
+/* The comment lines every DOT output starts with, after its title */
+void dot_legend(FILE *f)
+{
+	fputs("// fill: red hardirq-safe, orange softirq-safe, pale when read-safe only,\n"
+	      "//       blue irq-unsafe, grey no irq use, white unused, dashed border unknown\n"
+	      "// edge: solid EN, dashed ER/SN, dotted SR only, grey type unknown\n",
+	      f);
 }
 
 const char *edge_attrs(const struct ld_dep *d)
@@ -192,10 +203,7 @@ int cmd_dot(struct ctx *ctx, struct cmd_args *a)
 		}
 	fprintf(f, "// lockdep-tool dot: %u classes, %u dependencies\n", nn,
 		ne);
-	fputs("// fill: red hardirq-safe, orange softirq-safe, blue irq-unsafe,\n"
-	      "//       grey no irq use, white unused, dashed border unknown\n"
-	      "// edge: solid EN, dashed ER/SN, dotted SR only, grey type unknown\n",
-	      f);
+	dot_legend(f);
 	fputs("digraph lockdep {\n"
 	      "\tgraph [rankdir=LR];\n"
 	      "\tnode [shape=box, style=filled, fontname=\"monospace\", fontsize=10];\n"

@@ -38,10 +38,7 @@ static void header(FILE *f, const char *what, uint32_t nn, uint32_t ne)
 {
 	fprintf(f, "// lockdep-tool dot %s: %u classes, %u dependencies\n",
 		what, nn, ne);
-	fputs("// fill: red hardirq-safe, orange softirq-safe, blue irq-unsafe,\n"
-	      "//       grey no irq use, white unused, dashed border unknown\n"
-	      "// edge: solid EN, dashed ER/SN, dotted SR only, grey type unknown\n",
-	      f);
+	dot_legend(f);
 	fputs("digraph lockdep {\n"
 	      "\tgraph [rankdir=LR];\n"
 	      "\tnode [shape=box, style=filled, fontname=\"monospace\", fontsize=10];\n"

@@ -109,10 +109,18 @@ const char *class_irq_kind(const struct ld_class *c)
 
 	if (!c->usage_known)
 		return "unknown";
-	if (u & (B(USED_IN_HARDIRQ) | B(USED_IN_HARDIRQ_READ)))
+	/*
+	 * Read-safe alone is weaker: such a lock may still be read-acquired
+	 * with irqs enabled, and lockdep's checks for it differ
+	 */
+	if (u & B(USED_IN_HARDIRQ))
 		return "hardirq-safe";
-	if (u & (B(USED_IN_SOFTIRQ) | B(USED_IN_SOFTIRQ_READ)))
+	if (u & B(USED_IN_HARDIRQ_READ))
+		return "hardirq-read-safe";
+	if (u & B(USED_IN_SOFTIRQ))
 		return "softirq-safe";
+	if (u & B(USED_IN_SOFTIRQ_READ))
+		return "softirq-read-safe";
 	if (u & (B(ENABLED_HARDIRQ) | B(ENABLED_HARDIRQ_READ) |
 		 B(ENABLED_SOFTIRQ) | B(ENABLED_SOFTIRQ_READ)))
 		return "irq-unsafe";
