@@ -169,6 +169,7 @@ int dot_focus(struct ctx *ctx, struct cmd_args *a, const char *path_from,
 const char *node_attrs(const struct ld_class *c);
 const char *edge_attrs(const struct ld_dep *d);
 void dot_legend(FILE *f);
+const char *ls_match_name(enum ld_ls_match match);
 
 /* REPL (repl.c, the only user of readline) */
 int repl_run(struct ctx *ctx);

@@ -52,8 +52,9 @@ static void show_text(struct ctx *ctx, uint32_t id)
 	const struct ld_model *m = ctx->m;
 	const struct ld_class *c = &m->classes[id];
 	FILE *f = ctx->out;
+	enum ld_ls_match match;
 	unsigned int b;
-	uint32_t k, nr;
+	uint32_t k, nr, row;
 	char u[5];
 	bool any;
 
@@ -175,13 +176,19 @@ static void show_text(struct ctx *ctx, uint32_t id)
 		}
 	}
 
-	if (!m->have.lockstat) {
+	match = ld_class_lockstat(m, id, &row);
+	if (match == LD_LSM_UNKNOWN) {
 		fputs("  lock_stat: unknown (no /proc/lock_stat)\n", f);
-	} else if (c->lockstat == LD_NONE) {
-		fputs("  lock_stat: no row (not acquired since the statistics were cleared, or its cut name fits several classes)\n",
+	} else if (match == LD_LSM_AMBIGUOUS) {
+		fputs("  lock_stat: ambiguous: the row '", f);
+		out_str(f, m->lockstat[row].name);
+		fputs("' fits this class and others (the kernel cuts names to 37 characters): see 'lockstat'\n",
+		      f);
+	} else if (match == LD_LSM_NONE) {
+		fputs("  lock_stat: no row (not acquired since the statistics were cleared)\n",
 		      f);
 	} else {
-		const struct ld_lockstat *ls = &m->lockstat[c->lockstat];
+		const struct ld_lockstat *ls = &m->lockstat[row];
 
 		fputs("  lock_stat:\n", f);
 		if (ls->has_w)
@@ -228,7 +235,7 @@ static void show_json(struct ctx *ctx, uint32_t id)
 	const struct ld_class *c = &m->classes[id];
 	struct jw w;
 	unsigned int b;
-	uint32_t k;
+	uint32_t k, row;
 
 	jw_init(&w, ctx->out, ctx->pretty);
 	jw_doc_start(&w, "show");
@@ -265,6 +272,9 @@ static void show_json(struct ctx *ctx, uint32_t id)
 	else
 		jw_null(&w);
 	jw_kbool(&w, "lockstat_known", m->have.lockstat);
+	/* why "lockstat" is null: the match words of `lockstat -j` */
+	jw_kstr(&w, "lockstat_match",
+		ls_match_name(ld_class_lockstat(m, id, &row)));
 	jw_doc_end(&w);
 }
 

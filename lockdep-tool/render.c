@@ -310,6 +310,11 @@ static void json_ls_row(struct jw *w, const int64_t *v)
 static const char *const match_names[] = { "none", "exact", "ambiguous",
 					     "unknown" };
 
+const char *ls_match_name(enum ld_ls_match match)
+{
+	return match_names[match];
+}
+
 void json_lockstat(struct jw *w, const struct ld_model *m, uint32_t i)
 {
 	const struct ld_lockstat *ls = &m->lockstat[i];

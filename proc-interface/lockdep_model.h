@@ -401,6 +401,14 @@ const char *ld_quote(const char *s, size_t len, char *buf, size_t size);
 
 /* Queries -------------------------------------------------------------- */
 
+/*
+ * Class @c's lock_stat row: EXACT (*row its row), AMBIGUOUS (*row the row
+ * whose cut name fits @c and other classes), NONE (no row), or UNKNOWN
+ * (no lock_stat read).
+ */
+enum ld_ls_match ld_class_lockstat(const struct ld_model *m, uint32_t c,
+				   uint32_t *row);
+
 /* Exact display-name lookup: number of matches, ids in @ids (up to max). */
 unsigned int ld_find_class(const struct ld_model *m, const char *name,
 			   size_t len, uint32_t *ids, unsigned int max);

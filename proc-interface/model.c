@@ -699,6 +699,33 @@ static int join_lockstat(struct ld_model *m)
 	return 0;
 }
 
+enum ld_ls_match ld_class_lockstat(const struct ld_model *m, uint32_t c,
+				   uint32_t *row)
+{
+	char buf[64];
+	size_t l;
+	uint32_t i;
+
+	*row = LD_NONE;
+	if (!m->have.lockstat)
+		return LD_LSM_UNKNOWN;
+	if (m->classes[c].lockstat != LD_NONE) {
+		*row = m->classes[c].lockstat;
+		return LD_LSM_EXACT;
+	}
+	l = lockstat_name(&m->classes[c], buf);
+	for (i = 0; i < m->nr_lockstat; i++) {
+		const struct ld_lockstat *ls = &m->lockstat[i];
+
+		if (ls->match == LD_LSM_AMBIGUOUS && ls->name.len == l &&
+		    !memcmp(ls->name.s, buf, l)) {
+			*row = i;
+			return LD_LSM_AMBIGUOUS;
+		}
+	}
+	return LD_LSM_NONE;
+}
+
 /*
  * FD/BD as lockdep_count_forward_deps() computes them: a BFS over the
  * dependency lists in list order that marks a class visited on first
