@@ -108,6 +108,8 @@ static void json_report(struct jw *w, const struct ld_model *m,
 		jw_null(w);
 	}
 	json_kstrn_opt(w, "detail", r->detail);
+	jw_key(w, "cmp_fn_result");
+	r->cmp_known ? jw_int(w, r->cmp) : jw_null(w);
 	jw_key(w, "locks");
 	jw_arr_start(w);
 	for (k = 0; k < r->nr_locks; k++)
@@ -228,6 +230,9 @@ static void text_report(FILE *f, const struct ld_model *m,
 		out_str(f, r->detail);
 		fputc('\n', f);
 	}
+	if (r->cmp_known)
+		fprintf(f, "  lock comparison function: %lld (lock_set_cmp_fn() of the class: nesting is allowed only when it returns < 0 for held, acquired)\n",
+			(long long)r->cmp);
 	for (k = 0; k < r->nr_locks; k++) {
 		const struct ld_rlock *l = &rs->locks[r->locks + k];
 

@@ -1364,6 +1364,19 @@ not_block:
 		p->expect_role = LD_RR_HOLD;
 		return 0;
 	}
+	if (starts(t, tl, "and the lock comparison function returns ") &&
+	    ends(t, tl, ":")) {
+		const char *n = t + 41, *e = t + tl - 1;
+		bool neg = n < e && *n == '-';
+		uint64_t v;
+
+		n += neg;
+		if (ld_scan_u64(&n, e, &v) && n == e && v <= INT32_MAX) {
+			r->cmp = neg ? -(int64_t)v : (int64_t)v;
+			r->cmp_known = true;
+		}
+		return 0;
+	}
 	if (starts(t, tl, "which would create a new lock dependency")) {
 		p->expect = E_DEP;
 		return 0;

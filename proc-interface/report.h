@@ -115,6 +115,8 @@ struct ld_report {
 	uint32_t cycle, nr_cycle; /* lock indexes (idx[]), forward */
 	uint32_t hops, nr_hops; /* hops[]: the cycle, or the path */
 	int64_t held_count; /* "N locks held by"; -1 not printed */
+	int64_t cmp; /* recursive: what the class's lock_set_cmp_fn() said */
+	bool cmp_known; /* "and the lock comparison function returns N:" */
 	uint32_t held, nr_held; /* lock indexes (idx[]) */
 	uint32_t backtrace; /* stack index or LD_NONE */
 	uint32_t usage_stack; /* inconsistent: state registered at */

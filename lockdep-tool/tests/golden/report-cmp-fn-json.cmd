@@ -1,0 +1,1 @@
+-j report proc-interface/fixtures/reports/cmp-fn-misordered.console --brief

@@ -1,0 +1,1 @@
+report proc-interface/fixtures/reports/cmp-fn-misordered.console --brief
