@@ -324,14 +324,37 @@ static int add_snapshot(struct ctx *ctx, const char *path)
 	return 0;
 }
 
-/* argv[*i], "-" and several of j, p, s; s takes the rest or the next word */
-static int short_cluster(struct ctx *ctx, int argc, char **argv, int *i)
+static void print_full_help(void)
+{
+	print_main_usage(stdout);
+	putchar('\n');
+	print_help(stdout, NULL);
+}
+
+static void print_version(void)
+{
+	printf(TOOL_NAME " %s\n", TOOL_VERSION);
+}
+
+/*
+ * argv[*i], "-" and several of j, p, s, h, V; s takes the rest or the
+ * next word; h and V print and set *done, as alone.
+ */
+static int short_cluster(struct ctx *ctx, int argc, char **argv, int *i,
+			 bool *done)
 {
 	const char *a = argv[*i], *c;
 	char q[LD_QBUF];
 
 	for (c = a + 1; *c; c++) {
-		if (*c == 'j') {
+		if (*c == 'h' || *c == 'V') {
+			if (*c == 'h')
+				print_full_help();
+			else
+				print_version();
+			*done = true;
+			return 0;
+		} else if (*c == 'j') {
 			ctx->json = true;
 		} else if (*c == 'p') {
 			ctx->json = ctx->pretty = true;
@@ -370,9 +393,13 @@ int main(int argc, char **argv)
 
 		if (a[0] == '-' && a[1] && a[1] != '-' && a[2]) {
 			/* -jp, -js PATH, -sPATH: a cluster, as getopt reads it */
-			ret = short_cluster(&ctx, argc, argv, &i);
+			bool done = false;
+
+			ret = short_cluster(&ctx, argc, argv, &i, &done);
 			if (ret)
 				return ret;
+			if (done)
+				goto out;
 		} else if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
 			ctx.json = true;
 		} else if (!strcmp(a, "-p") || !strcmp(a, "--pretty")) {
@@ -392,12 +419,10 @@ int main(int argc, char **argv)
 			if (add_snapshot(&ctx, a + 11))
 				return EXIT_USAGE;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			print_main_usage(stdout);
-			putchar('\n');
-			print_help(stdout, NULL);
+			print_full_help();
 			goto out;
 		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			printf(TOOL_NAME " %s\n", TOOL_VERSION);
+			print_version();
 			goto out;
 		} else if (!strcmp(a, "--man-page")) {
 			print_man(stdout);
