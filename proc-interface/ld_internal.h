@@ -35,22 +35,96 @@ void *ld_alloc_big(size_t size);
 /* Grow *arr (element size @size) so that index @need fits. */
 int ld_grow(void **arr, uint32_t *alloc, uint32_t need, size_t size);
 /*
- * Make room for @want elements at once, an upper bound from a file's size:
- * no copies while the array fills; pages still fault in as ld_grow() goes.
+ * Make room for @want elements at once, a bound from a file's size: no
+ * copies while the array fills; pages still fault in as ld_grow() goes.
  */
 int ld_reserve(void **arr, uint32_t *alloc, uint64_t want, size_t size);
 
-/* Line iterator over a buffer; handles a missing final newline and CRLF. */
+/*
+ * A section kept open (ld_section.stream): its file, read with pread()
+ * into @buf a window at a time, from @off on up to @limit.
+ * @size and @mtime are the file's when it was opened: a file that is
+ * not that long when read to its end, or that save finds changed, has
+ * been rewritten since, and is refused rather than half believed.
+ */
+struct ld_stream {
+	int fd;
+	uint64_t size;
+	struct timespec mtime;
+	char *buf; /* ld_stream_buf bytes, more for a longer line */
+	size_t cap;
+	uint64_t off; /* of the next read */
+	uint64_t limit; /* where the lines end: @size, or a split */
+	bool eof;
+	int err; /* -errno, -ESTALE: not @size bytes long any more */
+};
+
+/*
+ * Sections at least ld_stream_min bytes long are streamed, through
+ * buffers of ld_stream_buf bytes (at least LD_STREAM_MIN_BUF): the tests
+ * make both small, to have every line cross a refill somewhere.
+ */
+#define LD_STREAM_MIN_BUF 256
+extern size_t ld_stream_min, ld_stream_buf;
+
+/*
+ * Line iterator over a buffer, or over a streamed section (@st: lines
+ * and the pointers into them stay valid until the next call that may
+ * read, ld_lines_next() or ld_lines_avail()); handles a missing final
+ * newline and CRLF.
+ */
 struct ld_lines {
 	const char *p, *end;
 	unsigned long lineno; /* of the line last returned */
 	unsigned long base; /* added to lineno in diagnostics */
 	const char *file;
 	bool last_unterminated; /* the line last returned had no \n */
+	struct ld_stream *st; /* NULL: [p, end) is all there is */
 };
 
 void ld_lines_init(struct ld_lines *l, const char *file, unsigned long base,
 		   const char *data, size_t len);
+/* A section's lines: its data, or its file from the start (streamed) */
+void ld_lines_section(struct ld_lines *l, const struct ld_section *s);
+/*
+ * The lines of @s's file from byte @start, through @st: a stream of the
+ * same file with a buffer of its own (a second thread's), set up here.
+ */
+int ld_lines_stream(struct ld_lines *l, const struct ld_section *s,
+		    struct ld_stream *st, uint64_t start);
+/* Where l->p is in its section (streamed or not: @data is the section's) */
+static inline uint64_t ld_lines_offset(const struct ld_lines *l,
+				       const char *data)
+{
+	return l->st ? l->st->off - (uint64_t)(l->end - l->p) :
+		       (uint64_t)(l->p - data);
+}
+/* The lines end at offset @limit (at most the section's length) */
+void ld_lines_limit(struct ld_lines *l, const char *data, uint64_t limit);
+/* The offset of the first "\n\nirq_context: " at or after @from, or -1 */
+int64_t ld_stream_find(const struct ld_section *s, uint64_t from,
+		       const char *what);
+/* Read on, so that [p, end) holds @need bytes or all that is left. */
+void ld_lines_refill(struct ld_lines *l, size_t need);
+/* 0, or the read error or rewrite that ended a stream's lines early */
+int ld_lines_error(const struct ld_lines *l, struct ld_diag *d);
+
+/* Whether @n bytes are there from l->p on (reading on if need be). */
+static inline bool ld_lines_avail(struct ld_lines *l, size_t n)
+{
+	if ((size_t)(l->end - l->p) >= n)
+		return true;
+	if (!l->st || l->st->eof)
+		return false;
+	ld_lines_refill(l, n);
+	return (size_t)(l->end - l->p) >= n;
+}
+
+/* The same, for a fast path that checks the end itself: read on if need be */
+static inline void ld_lines_want(struct ld_lines *l, size_t n)
+{
+	(void)ld_lines_avail(l, n);
+}
 
 /*
  * The first '\n' in [p, end), or NULL.  Lockdep's lines are short (40
@@ -82,9 +156,15 @@ static inline bool ld_lines_next(struct ld_lines *l, const char **line,
 	const char *nl;
 	size_t n;
 
+	for (;;) {
+		nl = ld_find_nl(l->p, l->end);
+		if (nl || !l->st || l->st->eof)
+			break;
+		/* a line cut by the end of the buffer: one more byte */
+		ld_lines_refill(l, l->end - l->p + 1);
+	}
 	if (l->p >= l->end)
 		return false;
-	nl = ld_find_nl(l->p, l->end);
 	*line = l->p;
 	if (nl) {
 		n = nl - l->p;

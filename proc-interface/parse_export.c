@@ -37,9 +37,9 @@ static int ex_open(struct ex_file *f, const struct ld_section *s,
 	f->s = s;
 	f->file = file;
 	f->tail = false;
-	ld_lines_init(&f->l, s->origin, s->base_line, s->data, s->len);
+	ld_lines_section(&f->l, s);
 	if (!ld_lines_next(&f->l, &line, &len))
-		return ld_diag(
+		return ld_lines_error(&f->l, d) ?: ld_diag(
 			d, &f->l,
 			"empty file, expected '# lockdep %s 1 generation N'",
 			file);
@@ -79,6 +79,8 @@ static int ex_next(struct ex_file *f, const char **line, size_t *len,
 		if (f->tail)
 			return ld_diag(d, &f->l, "text after the '# end' line");
 		if (f->l.last_unterminated) {
+			if (ld_lines_error(&f->l, d))
+				return f->l.st->err;
 			m->partial = true;
 			ld_warn(m, "%s:%lu: truncated line ignored", f->l.file,
 				f->l.base + f->l.lineno);
@@ -99,6 +101,8 @@ static int ex_next(struct ex_file *f, const char **line, size_t *len,
 			continue;
 		return 1;
 	}
+	if (ld_lines_error(&f->l, d))
+		return f->l.st->err;
 	if (!f->tail) {
 		m->partial = true;
 		ld_warn(m, "%s: no '# end generation' line: file cut short",
@@ -430,6 +434,16 @@ static inline const char *fast_frame(const char *p, const char *end,
 	return e + 1;
 }
 
+/*
+ * A symbol read from a streamed file points into a buffer that the next
+ * window overwrites: it is copied to the model's arena.
+ */
+static int keep_symbol(struct ld_model *m, struct ld_str *sym)
+{
+	*sym = ld_arena_str(m->arena, sym->s, sym->len);
+	return sym->s ? 0 : -ENOMEM;
+}
+
 static int parse_traces(struct ld_model *m, const struct ld_section *s,
 			struct ld_map *tids, struct ex_file *fout,
 			struct ld_diag *d)
@@ -458,7 +472,7 @@ static int parse_traces(struct ld_model *m, const struct ld_section *s,
 
 		/* the usual line: the next frame of the same trace */
 		if (ld_fast_paths && !f.tail && m->nr_traces &&
-		    f.l.end - f.l.p >= FAST_SPAN &&
+		    ld_lines_avail(&f.l, FAST_SPAN) &&
 		    !ld_grow((void **)&m->frames, &m->alloc_frames,
 			     m->nr_frames, sizeof(*m->frames)) &&
 		    (next = fast_frame(f.l.p, f.l.end, last,
@@ -466,6 +480,8 @@ static int parse_traces(struct ld_model *m, const struct ld_section *s,
 				       &m->frames[m->nr_frames]))) {
 			f.l.p = next;
 			f.l.lineno++;
+			if (f.l.st && keep_symbol(m, &m->frames[m->nr_frames]))
+				return -ENOMEM;
 			m->nr_frames++;
 			m->traces[m->nr_traces - 1].nr++;
 			continue;
@@ -518,6 +534,8 @@ static int parse_traces(struct ld_model *m, const struct ld_section *s,
 			/* nothing to decode: point into the file (ld_str) */
 			m->frames[m->nr_frames].s = p;
 			m->frames[m->nr_frames].len = end - p;
+			if (f.l.st && keep_symbol(m, &m->frames[m->nr_frames]))
+				return -ENOMEM;
 		} else if (ld_unescape(m->arena, p, end - p,
 				       &m->frames[m->nr_frames])) {
 			return ld_diag(d, &f.l, "bad escape in symbol");
@@ -600,7 +618,7 @@ static int parse_deps(struct ld_model *m, const struct ld_section *s,
 		dep.type_known = true;
 		dep.trace = LD_NONE;
 		dep.trace_known = have_traces;
-		if (ld_fast_paths && !f.tail && f.l.end - f.l.p >= FAST_SPAN &&
+		if (ld_fast_paths && !f.tail && ld_lines_avail(&f.l, FAST_SPAN) &&
 		    (next = fast_dep(f.l.p, f.l.end, v, &dep.type)) && v[2] &&
 		    v[2] <= UINT16_MAX) {
 			f.l.p = next;
@@ -802,7 +820,7 @@ static int parse_chains(struct ld_model *m, const struct ld_section *s,
 			return -ENOMEM;
 		ch = &m->chains[m->nr_chains];
 		memset(ch, 0, sizeof(*ch));
-		if (ld_fast_paths && !f.tail && f.l.end - f.l.p >= FAST_SPAN &&
+		if (ld_fast_paths && !f.tail && ld_lines_avail(&f.l, FAST_SPAN) &&
 		    (next = fast_chain(f.l.p, f.l.end, m, ids, ch))) {
 			f.l.p = next;
 			f.l.lineno++;

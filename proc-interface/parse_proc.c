@@ -209,8 +209,11 @@ static int build_key_map(struct ld_model *m, struct ld_map *keys)
 struct pass1 {
 	uint32_t first; /* the first class it added */
 	uint32_t nr_refs; /* " -> " lines */
-	const char *stop; /* where a cut file's last whole line ends */
+	uint64_t stop; /* offset where a cut file's last whole line ends */
 };
+
+/* Lookahead for the fast paths, from a stream's buffer (ld_lines_avail) */
+#define PROC_SPAN 512
 
 static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 			   struct pass1 *p1, struct ld_diag *d)
@@ -218,14 +221,16 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 	uint32_t nr_refs = 0, cur = LD_NONE, first = m->nr_classes, i;
 	int have_ops = -1, have_prove = -1, ret = 0;
 	struct ld_lines l;
-	const char *line, *stop = s->data + s->len;
+	const char *line;
+	uint64_t stop = s->len;
 	size_t len;
 	char q[LD_QBUF];
 
-	ld_lines_init(&l, s->origin, s->base_line, s->data, s->len);
+	ld_lines_section(&l, s);
 	if (!ld_lines_next(&l, &line, &len))
-		return ld_diag(d, &l,
-			       "empty file, expected 'all lock classes:'");
+		return ld_lines_error(&l, d) ?:
+			       ld_diag(d, &l,
+				       "empty file, expected 'all lock classes:'");
 	if (len != 17 || memcmp(line, "all lock classes:", 17))
 		return ld_diag(d, &l, "expected 'all lock classes:', got '%s'",
 			       ld_quote(line, len, q, sizeof(q)));
@@ -240,9 +245,12 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 		if (l.last_unterminated) {
 			/* cut mid-line: keep what came before */
 			m->partial = true;
+			ret = ld_lines_error(&l, d);
+			if (ret)
+				goto out;
 			ld_warn(m, "%s:%lu: truncated line ignored", l.file,
 				l.base + l.lineno);
-			stop = line;
+			stop = ld_lines_offset(&l, s->data) - (l.p - line);
 			break;
 		}
 		if (!len)
@@ -388,6 +396,9 @@ bad_line:
 		goto out;
 	}
 
+	ret = ld_lines_error(&l, d);
+	if (ret)
+		goto out;
 	m->have.classes = true;
 	if (have_ops > 0)
 		m->have.ops = true;
@@ -409,17 +420,19 @@ out:
 /* Pass 2: resolve targets now that every class is known. */
 static int lockdep_deps(struct ld_model *m, const struct ld_section *s,
 			const struct pass1 *p1, const struct ld_map *keys,
-			const struct key_text *kt)
+			const struct key_text *kt, struct ld_diag *d)
 {
 	uint32_t nr_refs = p1->nr_refs, cur, i;
-	const char *line, *stop = p1->stop;
+	const char *line;
 	struct ld_lines l;
 	size_t len;
+	int ret;
 
 	if (nr_refs && ld_grow((void **)&m->deps, &m->alloc_deps,
 			       m->nr_deps + nr_refs, sizeof(*m->deps)))
 		return -ENOMEM;
-	ld_lines_init(&l, s->origin, s->base_line, s->data, s->len);
+	ld_lines_section(&l, s);
+	ld_lines_limit(&l, s->data, p1->stop);
 	ld_lines_next(&l, &line, &len); /* "all lock classes:" */
 	cur = p1->first;
 	i = 0;
@@ -429,12 +442,13 @@ static int lockdep_deps(struct ld_model *m, const struct ld_section *s,
 		const char *p, *next;
 		uint32_t to;
 
-		if (ld_fast_paths && stop - l.p > 4 && !memcmp(l.p, " -> ", 4) &&
-		    (to = fast_ref(kt, l.p + 4, stop, &next)) != LD_NONE) {
+		ld_lines_want(&l, PROC_SPAN);
+		if (ld_fast_paths && l.end - l.p > 4 && !memcmp(l.p, " -> ", 4) &&
+		    (to = fast_ref(kt, l.p + 4, l.end, &next)) != LD_NONE) {
 			l.p = next; /* the line was " -> [key] name" */
 			l.lineno++;
 		} else {
-			if (!ld_lines_next(&l, &line, &len) || line >= stop)
+			if (!ld_lines_next(&l, &line, &len))
 				break;
 			if (!len)
 				continue;
@@ -462,6 +476,10 @@ static int lockdep_deps(struct ld_model *m, const struct ld_section *s,
 		dep->distance = 1;
 		dep->trace = LD_NONE;
 	}
+	/* pass 1 read it all: a failure now is a file rewritten since */
+	ret = ld_lines_error(&l, d);
+	if (ret)
+		return ret;
 	if (m->nr_unresolved)
 		ld_warn(m,
 			"%s: %u dependencies name classes that are not listed (the file changed while it was read?)",
@@ -507,6 +525,7 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 		uint32_t c;
 
 		/* the usual lock line, taken without looking for its end */
+		ld_lines_want(l, PROC_SPAN);
 		c = ch && ld_fast_paths ?
 			    fast_ref(cx->kt, l->p, l->end, &next) :
 			    LD_NONE;
@@ -522,6 +541,8 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 		p = line;
 		end = line + len;
 		if (l->last_unterminated) {
+			if (ld_lines_error(l, d))
+				return l->st->err;
 			out->partial = true;
 			ld_warn(out, "%s:%lu: truncated line ignored", l->file,
 				l->base + l->lineno);
@@ -582,7 +603,7 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 			"expected 'irq_context:' or '[key] name', got '%s'",
 			ld_quote(line, len, q, sizeof(q)));
 	}
-	return 0;
+	return ld_lines_error(l, d);
 }
 
 /* A chains file this big is shared with a second thread (ld_parse_proc) */
@@ -646,8 +667,10 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 	struct chain_ctx cx = { m, &keys, &kt };
 	struct chain_half h = { &cx, NULL };
 	struct pass1 p1 = { 0 };
+	struct ld_stream st2 = { .buf = NULL };
 	struct ld_lines l;
-	const char *line, *split = NULL;
+	const char *line;
+	int64_t split = -1;
 	uint32_t unresolved = 0;
 	double t = ld_now_ms();
 	pthread_t th;
@@ -666,10 +689,11 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 	if (ret)
 		goto out;
 	if (cs) {
-		ld_lines_init(&l, cs->origin, cs->base_line, cs->data, cs->len);
+		ld_lines_section(&l, cs);
 		if (!ld_lines_next(&l, &line, &len)) {
-			ret = ld_diag(d, &l,
-				      "empty file, expected 'all lock chains:'");
+			ret = ld_lines_error(&l, d) ?:
+				      ld_diag(d, &l,
+					      "empty file, expected 'all lock chains:'");
 			goto out;
 		}
 		if (len == 27 &&
@@ -686,29 +710,44 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 			goto out;
 		}
 	}
-	if (ld_parallel && cs && cs->len >= CHAIN_SPLIT_MIN && l.p < l.end) {
-		size_t half = ((size_t)(l.end - l.p) + ls->len) / 2;
-		const char *mid = l.p + (half > ls->len ? half - ls->len : 0);
+	if (ld_parallel && cs && cs->len >= CHAIN_SPLIT_MIN && !l.last_unterminated) {
+		uint64_t at = ld_lines_offset(&l, cs->data);
+		uint64_t half = (cs->len - at + ls->len) / 2;
+		uint64_t mid = at + (half > ls->len ? half - ls->len : 0);
+		const char *hit;
 
-		split = memmem(mid, l.end - mid, "\n\nirq_context: ", 15);
-		h.t = split ? ld_model_new() : NULL;
+		if (cs->stream) {
+			split = ld_stream_find(cs, mid, "\n\nirq_context: ");
+		} else if (mid < cs->len) {
+			hit = memmem(cs->data + mid, cs->len - mid,
+				     "\n\nirq_context: ", 15);
+			split = hit ? hit - cs->data : -1;
+		}
+		h.t = split >= 0 ? ld_model_new() : NULL;
 	}
 	if (h.t) {
 		split += 2;
-		ld_lines_init(&h.l, cs->origin, 0, split, l.end - split);
-		if (pthread_create(&th, NULL, chain_half_run, &h)) {
+		if (cs->stream) {
+			ret = ld_lines_stream(&h.l, cs, &st2, split);
+		} else {
+			ld_lines_init(&h.l, cs->origin, 0, cs->data + split,
+				      cs->len - split);
+			ret = 0;
+		}
+		if (ret || pthread_create(&th, NULL, chain_half_run, &h)) {
 			ld_model_free(h.t);
 			h.t = NULL;
 		} else {
-			l.end = split;
+			ld_lines_limit(&l, cs->data, split);
 		}
+		ret = 0;
 	}
-	ret = lockdep_deps(m, ls, &p1, &keys, &kt);
+	ret = lockdep_deps(m, ls, &p1, &keys, &kt, d);
 	if (!ret && cs)
 		ret = chain_lines(&cx, m, &l, &unresolved, d);
 	if (h.t) {
 		pthread_join(th, NULL);
-		l.end = cs->data + cs->len;
+		ld_lines_limit(&l, cs->data, cs->len);
 		if (!ret && !h.ret && !h.t->partial && !h.t->nr_warnings) {
 			ret = chain_append(m, h.t);
 			unresolved += h.unresolved;
@@ -730,6 +769,7 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 	}
 	ld_phase(m, cs ? "lockdep deps and chains" : "lockdep deps", t);
 out:
+	free(st2.buf);
 	key_text_free(&kt);
 	ld_map_free(&keys);
 	return ret;

@@ -498,6 +498,63 @@ static bool export_gens(const char *data, size_t len, uint64_t *g0,
 	return ld_scan_u64(&p, end, g1) && p == end;
 }
 
+/* The big files, whose parsers read them as a stream (ld_lines_section) */
+static bool streamed(const char *name)
+{
+	return !strcmp(name, "lockdep/traces") ||
+	       !strcmp(name, "lockdep/deps") ||
+	       !strcmp(name, "lockdep/chains") || !strcmp(name, "lockdep") ||
+	       !strcmp(name, "lockdep_chains");
+}
+
+/*
+ * Section @name, the regular file at @path kept open to be read as it is
+ * parsed, if it is ld_stream_min bytes or more; -EAGAIN: a smaller one,
+ * to be read whole.
+ */
+static int open_stream(struct ld_model *m, const char *name, const char *path,
+		       struct ld_diag *d)
+{
+	struct ld_stream *st;
+	struct stat sb;
+	int fd, ret;
+
+	fd = open_input(path, true, d);
+	if (fd < 0)
+		return fd;
+	/* size 0 may be a file of /proc or debugfs copied as a link */
+	if (fstat(fd, &sb) || !sb.st_size ||
+	    (uint64_t)sb.st_size < ld_stream_min ||
+	    (uint64_t)sb.st_size >= LD_MAX_FILE) {
+		close(fd);
+		return -EAGAIN;
+	}
+	st = calloc(1, sizeof(*st));
+	if (st) {
+		st->cap = ld_stream_buf > LD_STREAM_MIN_BUF ? ld_stream_buf :
+							      LD_STREAM_MIN_BUF;
+		st->buf = malloc(st->cap);
+	}
+	if (!st || !st->buf) {
+		if (st)
+			free(st);
+		close(fd);
+		return -ENOMEM;
+	}
+	st->fd = fd;
+	st->size = sb.st_size;
+	st->mtime = sb.st_mtim;
+	ret = add_section(m, name, path, NULL, sb.st_size, false, 0);
+	if (ret) {
+		free(st->buf);
+		free(st);
+		close(fd);
+		return ret;
+	}
+	m->sections[m->nr_sections - 1].stream = st;
+	return 0;
+}
+
 /*
  * Read the file at @path as section @name if it is there; if the load does
  * not want it, or @superseded (a partial load that the export next to it
@@ -520,16 +577,22 @@ static int read_optional(struct ld_model *m, const char *name, const char *path,
 			return ld_diagf(d, "%s: not a regular file", path);
 		return add_skipped(m, name, path);
 	}
+	if (streamed(name)) {
+		ret = open_stream(m, name, path, d);
+		if (ret != -EAGAIN)
+			goto out;
+	}
 	ret = read_all(path, true, &data, &len, &mapped, d);
+	if (ret)
+		goto out;
+	ret = add_section(m, name, path, data, len, mapped, 0);
+	if (ret)
+		free_data(data, len, mapped);
+out:
 	if (ret == -ENOENT) {
 		d->msg[0] = '\0';
 		return 0;
 	}
-	if (ret)
-		return ret;
-	ret = add_section(m, name, path, data, len, mapped, 0);
-	if (ret)
-		free_data(data, len, mapped);
 	return ret;
 }
 
@@ -1206,10 +1269,50 @@ static size_t escaped_len(const char *s)
 	return n;
 }
 
+/*
+ * Whether a section kept open still is what was parsed: the same length
+ * and modification time (a copy rewritten in place since is refused).
+ */
+static int check_stream(const struct ld_section *s, struct ld_diag *d)
+{
+	struct stat sb;
+
+	if (!s->stream)
+		return 0;
+	if (fstat(s->stream->fd, &sb))
+		return ld_diagf(d, "%s: %s", s->origin, strerror(errno));
+	if ((uint64_t)sb.st_size != s->stream->size ||
+	    sb.st_mtim.tv_sec != s->stream->mtime.tv_sec ||
+	    sb.st_mtim.tv_nsec != s->stream->mtime.tv_nsec)
+		return ld_diagf(d, "%s: changed since it was loaded", s->origin);
+	return 0;
+}
+
+/* The @len bytes of a section kept open; -errno on a short read. */
+static int copy_stream(FILE *f, const struct ld_section *s)
+{
+	struct ld_stream *st = s->stream;
+	uint64_t off = 0;
+	ssize_t r;
+
+	while (off < s->len) {
+		size_t n = s->len - off < st->cap ? s->len - off : st->cap;
+
+		r = pread(st->fd, st->buf, n, off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -ESTALE;
+		fwrite(st->buf, 1, r, f);
+		off += r;
+	}
+	return 0;
+}
+
 /* A version-1 snapshot of these files; returns its size in bytes. */
 static size_t save_one(FILE *f, const char *release, const char *captured,
 		       const char *origin, const struct ld_section *sec,
-		       uint32_t nr, bool write)
+		       uint32_t nr, bool write, const char **failed)
 {
 	char head[64];
 	size_t n = 0, h;
@@ -1241,7 +1344,10 @@ static size_t save_one(FILE *f, const char *release, const char *captured,
 		fprintf(f, "section %s %s", s->name, head);
 		put_escaped(f, s->path);
 		fputc('\n', f);
-		fwrite(s->data, 1, s->len, f);
+		if (!s->stream)
+			fwrite(s->data, 1, s->len, f);
+		else if (copy_stream(f, s) && !*failed)
+			*failed = s->origin;
 		fputc('\n', f);
 	}
 	if (write)
@@ -1251,13 +1357,21 @@ static size_t save_one(FILE *f, const char *release, const char *captured,
 
 int ld_save(const struct ld_model *m, FILE *f, struct ld_diag *d)
 {
-	uint32_t i;
+	const char *failed = NULL;
+	uint32_t i, j;
 
 	if (m->loaded != LD_LOAD_ALL)	/* it would not hold the source */
 		return ld_diagf(d, "cannot save a load of part of the data");
+	for (i = 0; i < m->nr_sections; i++)
+		if (check_stream(&m->sections[i], d))
+			return -ESTALE;
+	for (i = 0; i < m->nr_parts; i++)
+		for (j = 0; j < m->parts[i].nr_sections; j++)
+			if (check_stream(&m->parts[i].sections[j], d))
+				return -ESTALE;
 	if (!m->nr_parts) {
 		save_one(f, m->release, m->captured, m->origin, m->sections,
-			 m->nr_sections, true);
+			 m->nr_sections, true, &failed);
 	} else {
 		fprintf(f, "%s%d\nunion %u\n", SNAP_MAGIC,
 			LD_SNAPSHOT_UNION_VERSION, m->nr_parts);
@@ -1266,12 +1380,17 @@ int ld_save(const struct ld_model *m, FILE *f, struct ld_diag *d)
 
 			fprintf(f, "part %zu\n",
 				save_one(f, p->release, p->captured, p->origin,
-					 p->sections, p->nr_sections, false));
+					 p->sections, p->nr_sections, false,
+					 &failed));
 			save_one(f, p->release, p->captured, p->origin,
-				 p->sections, p->nr_sections, true);
+				 p->sections, p->nr_sections, true, &failed);
 			fputc('\n', f);
 		}
 		fputs("end\n", f);
+	}
+	if (failed) {
+		ld_diagf(d, "%s: changed while it was copied", failed);
+		return -ESTALE;
 	}
 	if (fflush(f) || ferror(f)) {
 		int err = errno ? errno : EIO;

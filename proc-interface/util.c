@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "ld_internal.h"
 
 #define ARENA_CHUNK (256 * 1024)
+#define ARENA_BIG ((size_t)2 << 20)
 
 #ifndef MADV_HUGEPAGE
 #define MADV_HUGEPAGE 14
@@ -65,6 +67,7 @@ struct ld_arena_chunk {
 
 struct ld_arena {
 	struct ld_arena_chunk *head;
+	size_t total; /* bytes in all chunks */
 };
 
 struct ld_arena *ld_arena_new(void)
@@ -92,11 +95,17 @@ void *ld_arena_alloc(struct ld_arena *a, size_t size)
 
 	size = (size + 7) & ~(size_t)7;
 	if (!c || c->size - c->used < size) {
-		size_t csize = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+		/* a big load's strings (streamed symbols): in huge pages */
+		size_t chunk = a->total >= ARENA_BIG ?
+				       ARENA_BIG - sizeof(*c) : ARENA_CHUNK;
+		size_t csize = size > chunk ? size : chunk;
 
-		c = malloc(sizeof(*c) + csize);
+		c = csize == ARENA_BIG - sizeof(*c) ?
+			    ld_alloc_big(sizeof(*c) + csize) :
+			    malloc(sizeof(*c) + csize);
 		if (!c)
 			return NULL;
+		a->total += csize;
 		ld_populate(c->data, csize);
 		c->size = csize;
 		c->used = 0;
@@ -215,6 +224,12 @@ int ld_reserve(void **arr, uint32_t *alloc, uint64_t want, size_t size)
 
 void ld_section_free_data(struct ld_section *s)
 {
+	if (s->stream) {
+		close(s->stream->fd);
+		free(s->stream->buf);
+		free(s->stream);
+		s->stream = NULL;
+	}
 	if (s->mapped && s->len)
 		munmap(s->data, s->len);
 	else
@@ -232,6 +247,174 @@ void ld_lines_init(struct ld_lines *l, const char *file, unsigned long base,
 	l->base = base;
 	l->file = file;
 	l->last_unterminated = false;
+	l->st = NULL;
+}
+
+size_t ld_stream_min = 64 * 1024;
+size_t ld_stream_buf = 256 * 1024;
+
+void ld_lines_section(struct ld_lines *l, const struct ld_section *s)
+{
+	struct ld_stream *st = s->stream;
+
+	ld_lines_init(l, s->origin, s->base_line, s->data, s->len);
+	if (!st)
+		return;
+	st->off = 0;
+	st->limit = st->size;
+	st->eof = false;
+	st->err = 0;
+	l->p = l->end = st->buf;
+	l->st = st;
+}
+
+int ld_lines_stream(struct ld_lines *l, const struct ld_section *s,
+		    struct ld_stream *st, uint64_t start)
+{
+	*st = *s->stream;
+	st->buf = malloc(st->cap);
+	if (!st->buf)
+		return -ENOMEM;
+	ld_lines_init(l, s->origin, 0, NULL, 0);
+	st->off = start;
+	st->limit = st->size;
+	st->eof = false;
+	st->err = 0;
+	l->p = l->end = st->buf;
+	l->st = st;
+	return 0;
+}
+
+void ld_lines_limit(struct ld_lines *l, const char *data, uint64_t limit)
+{
+	struct ld_stream *st = l->st;
+	uint64_t at = ld_lines_offset(l, data);
+
+	if (limit < at)
+		limit = at;
+	if (!st) {
+		l->end = data + limit;
+		return;
+	}
+	if (limit > st->size)
+		limit = st->size;
+	if (st->off > limit) {	/* read past it already */
+		l->end -= st->off - limit;
+		st->off = limit;
+	}
+	st->limit = limit;
+	st->eof = false; /* the next refill finds out */
+}
+
+int64_t ld_stream_find(const struct ld_section *s, uint64_t from,
+		       const char *what)
+{
+	size_t wl = strlen(what), cap = 64 * 1024;
+	struct ld_stream *st = s->stream;
+	char *buf = malloc(cap);
+	int64_t found = -1;
+	ssize_t r;
+
+	while (buf && from < st->size) {
+		const char *hit;
+
+		r = pread(st->fd, buf, cap, from);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		hit = memmem(buf, r, what, wl);
+		if (hit) {
+			found = from + (hit - buf);
+			break;
+		}
+		if ((size_t)r < wl)
+			break;
+		from += r - (wl - 1);
+	}
+	free(buf);
+	return found;
+}
+
+/*
+ * What is left of the window moves to the front of the buffer, and
+ * pread() fills the rest: lockdep's files are read a window at a time,
+ * as cat reads them, never mapped or copied whole (on a virtual machine
+ * the first touch of each fresh page costs more than parsing it).  A
+ * line longer than the buffer doubles it.
+ */
+void ld_lines_refill(struct ld_lines *l, size_t need)
+{
+	struct ld_stream *st = l->st;
+	size_t have = l->end - l->p;
+	ssize_t r;
+
+	if (!st || st->eof)
+		return;
+	if (need > st->cap) {
+		size_t cap = st->cap;
+		char *nb;
+
+		while (cap < need && cap <= LD_MAX_FILE)
+			cap *= 2;
+		nb = cap <= LD_MAX_FILE ? malloc(cap) : NULL;
+		if (!nb) {
+			st->err = cap <= LD_MAX_FILE ? -ENOMEM : -EFBIG;
+			st->eof = true;
+			return;
+		}
+		memcpy(nb, l->p, have);
+		free(st->buf);
+		st->buf = nb;
+		st->cap = cap;
+	} else if (have) {
+		memmove(st->buf, l->p, have);
+	}
+	l->p = st->buf;
+	l->end = st->buf + have;
+	while (have < need) {
+		size_t want = st->cap - have;
+		char c;
+
+		if (want > st->limit - st->off)
+			want = st->limit - st->off;
+		if (!want) {
+			st->eof = true;
+			/* the end: the file must not be longer now either */
+			if (st->limit == st->size &&
+			    pread(st->fd, &c, 1, st->off) != 0)
+				st->err = -ESTALE;
+			break;
+		}
+		r = pread(st->fd, st->buf + have, want, st->off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			st->eof = true;
+			st->err = r < 0 ? -errno : -ESTALE;
+			break;
+		}
+		have += r;
+		st->off += r;
+	}
+	l->end = st->buf + have;
+}
+
+int ld_lines_error(const struct ld_lines *l, struct ld_diag *d)
+{
+	int err = l->st ? l->st->err : 0;
+
+	if (!err)
+		return 0;
+	if (err == -ESTALE)
+		ld_diagf(d, "%s: changed while it was read (%llu bytes when opened)",
+			 l->file, (unsigned long long)l->st->size);
+	else if (err == -EFBIG)
+		ld_diagf(d, "%s:%lu: line longer than %lu MiB", l->file,
+			 l->base + l->lineno + 1, LD_MAX_FILE >> 20);
+	else
+		ld_diagf(d, "%s: %s", l->file, strerror(-err));
+	return err;
 }
 
 int ld_diag(struct ld_diag *d, const struct ld_lines *l, const char *fmt, ...)

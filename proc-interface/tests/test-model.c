@@ -10,6 +10,7 @@
  * The second directory (bench/gen-snapshot's proc/ and export/) is big
  * enough for the parsers to use their second threads.
  */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -780,13 +781,20 @@ static void test_fast_paths(void)
  * index thread) read three ways: as usual, without the fast paths, and by
  * one thread: the same model each time.
  */
+static unsigned int nr_streamed(const struct ld_model *m);
+
 static void test_generated(const char *dir)
 {
 	static const char *const sub[2][2] = {
 		{ "proc", "proc/lockdep_chains" },
 		{ "export", "export/lockdep/chains" },
 	};
-	struct ld_model *m[3];
+	static const char *const way[] = {
+		"", "without the fast paths", "with one thread",
+		"read whole, not streamed", "streamed through 4 KiB",
+	};
+	struct ld_model *m[ARRAY_SIZE(way)];
+	size_t omin = ld_stream_min, obuf = ld_stream_buf;
 	const char *diff;
 	char path[4096];
 	struct ld_diag d;
@@ -798,9 +806,11 @@ static void test_generated(const char *dir)
 		/* the sizes past which the parsers share the work */
 		CHECK(!stat(path, &st) && st.st_size >= (i ? 1 : 4) << 20);
 		snprintf(path, sizeof(path), "%s/%s", dir, sub[i][0]);
-		for (k = 0; k < 3; k++) {
+		for (k = 0; k < ARRAY_SIZE(way); k++) {
 			ld_fast_paths = k != 1;
 			ld_parallel = k != 2;
+			ld_stream_min = k == 3 ? SIZE_MAX : omin;
+			ld_stream_buf = k == 4 ? 4096 : obuf;
 			m[k] = NULL;
 			if (ld_load_path(&m[k], path, &d)) {
 				printf("# %s (way %u): %s\n", path, k, d.msg);
@@ -808,16 +818,18 @@ static void test_generated(const char *dir)
 			}
 		}
 		ld_fast_paths = ld_parallel = true;
+		ld_stream_min = omin;
+		ld_stream_buf = obuf;
 		CHECK(m[0] && m[0]->nr_chain_locks >= 65536 &&
 		      !m[0]->nr_warnings);
-		for (k = 1; k < 3 && m[0]; k++)
+		CHECK(m[0] && nr_streamed(m[0]) == 2 + i);
+		for (k = 1; k < ARRAY_SIZE(way) && m[0]; k++)
 			if (m[k] && (diff = model_cmp(m[0], m[k]))) {
 				printf("# %s: %s differs %s\n", sub[i][0], diff,
-				       k == 1 ? "without the fast paths" :
-						"with one thread");
+				       way[k]);
 				failed_here = 1;
 			}
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < ARRAY_SIZE(way); k++)
 			ld_model_free(m[k]);
 	}
 	report("generated_snapshot_threads_and_fast_paths_agree");
@@ -1066,6 +1078,190 @@ static void test_snapshot(void)
 	ld_model_free(m);
 }
 
+/*
+ * The big files of a snapshot directory are read as streams, through a
+ * buffer (ld_stream_min, ld_stream_buf): with a buffer of a few lines,
+ * every line crosses a refill somewhere, and the model must be the one
+ * read from the whole file, with and without the fast paths.
+ */
+static struct ld_model *load_streamed(const char *path, size_t min,
+				      size_t buf, bool fast)
+{
+	size_t omin = ld_stream_min, obuf = ld_stream_buf;
+	struct ld_model *m = NULL;
+	struct ld_diag d;
+
+	ld_stream_min = min;
+	ld_stream_buf = buf;
+	ld_fast_paths = fast;
+	if (ld_load_path(&m, path, &d)) {
+		printf("# %s (stream from %zu bytes, buffer %zu): %s\n", path,
+		       min, buf, d.msg);
+		failed_here = 1;
+	}
+	ld_stream_min = omin;
+	ld_stream_buf = obuf;
+	ld_fast_paths = true;
+	return m;
+}
+
+static unsigned int nr_streamed(const struct ld_model *m)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < m->nr_sections; i++)
+		n += m->sections[i].stream != NULL;
+	return n;
+}
+
+static void streamed_vs_whole(const char *path, unsigned int want)
+{
+	struct ld_model *w, *s;
+	const char *diff;
+	unsigned int k;
+
+	w = load_streamed(path, SIZE_MAX, 0, true);
+	CHECK(!w || !nr_streamed(w));
+	for (k = 0; k < 3 && w; k++) {
+		s = load_streamed(path, 0, k == 2 ? 1 << 20 : 0, k != 1);
+		if (!s)
+			continue;
+		CHECK(nr_streamed(s) == want);
+		if ((diff = model_cmp(w, s))) {
+			printf("# %s: %s differs when streamed (way %u)\n",
+			       path, diff, k);
+			failed_here = 1;
+		}
+		ld_model_free(s);
+	}
+	ld_model_free(w);
+}
+
+/* A file of @n bytes at @path */
+static void write_file(const char *path, const char *data, size_t n)
+{
+	FILE *f = fopen(path, "w");
+
+	CHECK(f && fwrite(data, 1, n, f) == n);
+	if (f)
+		fclose(f);
+}
+
+static void test_streamed(const char *tmpdir)
+{
+	static const char classes[] =
+		"# lockdep classes 1 generation 3\n#\n"
+		"0 k0 1 0 0x0 - 0 0 0 - 0 0 a\n"
+		"1 k1 1 0 0x0 - 0 0 0 - 0 0 b\n"
+		"# end generation 3\n";
+	struct ld_model *m = NULL, *w;
+	char path[4096], dir[2048], *deps, *buf = NULL;
+	size_t len = 0, o;
+	struct ld_diag d;
+	const char *diff;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/export-6.12.118-workload", fixdir);
+	streamed_vs_whole(path, 5); /* and /proc/lockdep{,_chains} */
+	snprintf(path, sizeof(path), "%s/stock-6.12.118-workload", fixdir);
+	streamed_vs_whole(path, 2);
+	snprintf(path, sizeof(path), "%s/handmade/export", fixdir);
+	streamed_vs_whole(path, 3);
+	snprintf(path, sizeof(path), "%s/handmade/prove", fixdir);
+	streamed_vs_whole(path, 2);
+
+	/* a comment line far longer than the buffer, amid short ones */
+	snprintf(dir, sizeof(dir), "%s/stream.XXXXXX", tmpdir);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/classes", dir);
+	write_file(path, classes, strlen(classes));
+	deps = malloc(1 << 20);
+	CHECK(deps != NULL);
+	if (!deps)
+		return report("streamed_like_whole_files");
+	o = sprintf(deps, "# lockdep deps 1 generation 3\n#\n");
+	for (i = 0; i < 2000; i++)
+		o += sprintf(deps + o, "%d %d 1 EN -\n", i & 1, !(i & 1));
+	deps[o++] = '#';
+	memset(deps + o, 'x', 300000);
+	o += 300000;
+	deps[o++] = '\n';
+	for (i = 0; i < 2000; i++)
+		o += sprintf(deps + o, "0 1 1 SR -\n");
+	o += sprintf(deps + o, "# end generation 3\n");
+	snprintf(path, sizeof(path), "%s/deps", dir);
+	write_file(path, deps, o);
+	streamed_vs_whole(dir, 1);
+	m = load_streamed(dir, 0, 0, true);
+	CHECK(m && m->nr_deps == 4000 && !m->nr_warnings);
+	report("streamed_like_whole_files");
+
+	/* save copies a kept-open file as it was, unless it changed since */
+	if (m) {
+		f = open_memstream(&buf, &len);
+		CHECK(f && !ld_save(m, f, &d));
+		fclose(f);
+		CHECK(buf && memmem(buf, len, deps, o) != NULL);
+		w = NULL;
+		CHECK(buf && !ld_load_snapshot_buf(&w, "snap", buf, len, &d));
+		if (w && (diff = model_cmp(m, w))) {
+			printf("# saved and loaded again: %s differs\n", diff);
+			failed_here = 1;
+		}
+		ld_model_free(w);
+		free(buf);
+		buf = NULL;
+		f = fopen(path, "a");
+		CHECK(f && fputs("# more\n", f) >= 0);
+		if (f)
+			fclose(f);
+		f = open_memstream(&buf, &len);
+		CHECK(f && ld_save(m, f, &d) < 0);
+		CHECK(strstr(d.msg, "/deps: changed since it was loaded") !=
+		      NULL);
+		fclose(f);
+		free(buf);
+		ld_model_free(m);
+	}
+	/* and a file that is not as long as when it was opened is refused */
+	{
+		struct ld_section sec = { .origin = path };
+		struct ld_stream st = { .cap = LD_STREAM_MIN_BUF };
+		struct ld_lines l;
+		const char *line;
+		size_t n, lines = 0;
+
+		st.fd = open(path, O_RDONLY);
+		st.size = o + 7; /* as it is now, a line longer */
+		st.buf = malloc(st.cap);
+		sec.stream = &st;
+		CHECK(st.fd >= 0 && st.buf);
+		if (st.fd >= 0 && st.buf) {
+			ld_lines_section(&l, &sec);
+			while (ld_lines_next(&l, &line, &n))
+				lines++;
+			CHECK(lines == 4005 && !ld_lines_error(&l, &d));
+			st.size = o; /* as it was when loaded */
+			ld_lines_section(&l, &sec);
+			while (ld_lines_next(&l, &line, &n))
+				lines++;
+			CHECK(ld_lines_error(&l, &d) == -ESTALE);
+			CHECK(strstr(d.msg, "/deps: changed while it was read") !=
+			      NULL);
+		}
+		if (st.fd >= 0)
+			close(st.fd);
+		free(st.buf);
+	}
+	report("streamed_file_changed");
+	free(deps);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/classes", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_lookup(void)
 {
 	struct ld_model *m;
@@ -1102,6 +1298,7 @@ int main(int argc, char **argv)
 	test_snapshot();
 	test_load_only();
 	test_lookup();
+	test_streamed(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (argc > 2)
 		test_generated(argv[2]);
 	return 0;
