@@ -37,6 +37,7 @@ int ld_grow(void **arr, uint32_t *alloc, uint32_t need, size_t size);
 /*
  * Make room for @want elements at once, a bound from a file's size: no
  * copies while the array fills; pages still fault in as ld_grow() goes.
+ * A hint: when that much cannot be had, nothing changes and it returns 0.
  */
 int ld_reserve(void **arr, uint32_t *alloc, uint64_t want, size_t size);
 

@@ -161,6 +161,10 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 	bool cut = false;
 	char q[LD_QBUF];
 
+	/* an entry takes 220 bytes in real files */
+	if (ld_reserve((void **)&m->lockstat, &m->alloc_lockstat,
+		       m->nr_lockstat + s->len / 128, sizeof(*m->lockstat)))
+		return -ENOMEM;
 	ld_lines_init(&l, s->origin, s->base_line, s->data, s->len);
 	if (!ld_lines_next(&l, &line, &len))
 		return ld_diag(d, &l,

@@ -226,6 +226,12 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 	size_t len;
 	char q[LD_QBUF];
 
+	/* 85 bytes a class at the least in real files; lockdep's limit */
+	if (ld_reserve((void **)&m->classes, &m->alloc_classes,
+		       m->nr_classes + (s->len / 48 < (1 << 17) ?
+						s->len / 48 : 1 << 17),
+		       sizeof(*m->classes)))
+		return -ENOMEM;
 	ld_lines_section(&l, s);
 	if (!ld_lines_next(&l, &line, &len))
 		return ld_lines_error(&l, d) ?:
@@ -606,6 +612,20 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 	return ld_lines_error(l, d);
 }
 
+/*
+ * Room for the chains of @len bytes of /proc/lockdep_chains: real files
+ * have 126 bytes a chain and 42 a lock, a bound is taken well below.
+ */
+static int chains_reserve(struct ld_model *m, uint64_t len)
+{
+	if (ld_reserve((void **)&m->chains, &m->alloc_chains,
+		       m->nr_chains + len / 64, sizeof(*m->chains)) ||
+	    ld_reserve((void **)&m->chain_locks, &m->alloc_chain_locks,
+		       m->nr_chain_locks + len / 24, sizeof(uint32_t)))
+		return -ENOMEM;
+	return 0;
+}
+
 /* A chains file this big is shared with a second thread (ld_parse_proc) */
 #define CHAIN_SPLIT_MIN (4u << 20)
 
@@ -709,6 +729,9 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 				      ld_quote(line, len, q, sizeof(q)));
 			goto out;
 		}
+		ret = chains_reserve(m, cs->len);
+		if (ret)
+			goto out;
 	}
 	if (ld_parallel && cs && cs->len >= CHAIN_SPLIT_MIN && !l.last_unterminated) {
 		uint64_t at = ld_lines_offset(&l, cs->data);
@@ -724,6 +747,10 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 			split = hit ? hit - cs->data : -1;
 		}
 		h.t = split >= 0 ? ld_model_new() : NULL;
+		if (h.t && chains_reserve(h.t, cs->len - split)) {
+			ld_model_free(h.t);
+			h.t = NULL;
+		}
 	}
 	if (h.t) {
 		split += 2;

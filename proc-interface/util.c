@@ -209,8 +209,8 @@ int ld_reserve(void **arr, uint32_t *alloc, uint64_t want, size_t size)
 	if ((size_t)want * size < LD_POPULATE_MIN)
 		return ld_grow(arr, alloc, want - 1, size);
 	p = ld_alloc_big((size_t)want * size);
-	if (!p)
-		return -ENOMEM;
+	if (!p)	/* a bound, often far above what comes: grow as it does */
+		return 0;
 	if (*alloc) {
 		ld_populate(p, (size_t)*alloc * size);
 		memcpy(p, *arr, (size_t)*alloc * size);

@@ -1249,6 +1249,11 @@ static void test_streamed(const char *tmpdir)
 			CHECK(ld_lines_error(&l, &d) == -ESTALE);
 			CHECK(strstr(d.msg, "/deps: changed while it was read") !=
 			      NULL);
+			st.size = o + 100; /* and shorter than it was */
+			ld_lines_section(&l, &sec);
+			while (ld_lines_next(&l, &line, &n))
+				lines++;
+			CHECK(ld_lines_error(&l, &d) == -ESTALE);
 		}
 		if (st.fd >= 0)
 			close(st.fd);
