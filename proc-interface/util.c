@@ -95,8 +95,8 @@ void *ld_arena_alloc(struct ld_arena *a, size_t size)
 
 	size = (size + 7) & ~(size_t)7;
 	if (!c || c->size - c->used < size) {
-		/* a big load's strings (streamed symbols): in huge pages */
-		size_t chunk = a->total >= ARENA_BIG ?
+		/* past 512 KiB, a big load's (streamed symbols): 2 MiB pages */
+		size_t chunk = a->total >= ARENA_BIG / 4 ?
 				       ARENA_BIG - sizeof(*c) : ARENA_CHUNK;
 		size_t csize = size > chunk ? size : chunk;
 
