@@ -6,11 +6,15 @@
  * (see lockdep-tool/Makefile).  A loaded model is also saved and searched
  * so that the code behind the parsers sees the fuzzed data too, and every
  * input is read a second time without the parsers' fast paths: the two
- * must agree exactly (tests/model_cmp.h).
+ * must agree exactly (tests/model_cmp.h); and (one input in four) twice
+ * more as the files of a snapshot directory, read whole and streamed
+ * through the smallest buffer (ld_stream_min, ld_stream_buf): the same
+ * result again.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ld_internal.h"
 #include "tests/model_cmp.h"
@@ -43,17 +47,14 @@ static void exercise(struct ld_model *m)
 	free(buf);
 }
 
-static int load(struct ld_model **mp, struct ld_diag *d, const uint8_t *data,
-		size_t size, unsigned int what)
+/* The files an input stands for (not a snapshot's) */
+static unsigned int inputs(const uint8_t *data, size_t size,
+			   struct ld_input in[LD_EX_NR])
 {
 	const char *t = FUZZ_TARGET, *p = (const char *)data;
-	struct ld_input in[LD_EX_NR];
 	unsigned int n = 0;
-	int ret;
 
-	if (!strcmp(t, "snapshot")) {
-		ret = ld_load_snapshot_buf(mp, "fuzz", p, size, d);
-	} else if (!strcmp(t, "export")) {
+	if (!strcmp(t, "export")) {
 		/* NUL separates classes, deps, traces, usage, chains, stats */
 		size_t off = 0;
 
@@ -68,7 +69,6 @@ static int load(struct ld_model **mp, struct ld_diag *d, const uint8_t *data,
 			n++;
 			off += l + 1;
 		}
-		ret = ld_load_buffers_only(mp, in, n, what, d);
 	} else {
 		const char *name =
 			!strcmp(t, "proc_lockdep") ? "lockdep" :
@@ -81,9 +81,95 @@ static int load(struct ld_model **mp, struct ld_diag *d, const uint8_t *data,
 						     base_lockdep,
 						     sizeof(base_lockdep) - 1 };
 		in[n++] = (struct ld_input){ name, NULL, p, size };
-		ret = ld_load_buffers_only(mp, in, n, what, d);
 	}
+	return n;
+}
+
+static int load(struct ld_model **mp, struct ld_diag *d, const uint8_t *data,
+		size_t size, unsigned int what)
+{
+	struct ld_input in[LD_EX_NR];
+	unsigned int n;
+
+	if (!strcmp(FUZZ_TARGET, "snapshot"))
+		return ld_load_snapshot_buf(mp, "fuzz", (const char *)data,
+					    size, d);
+	n = inputs(data, size, in);
+	return ld_load_buffers_only(mp, in, n, what, d);
+}
+
+/* The files of @in written to a directory of this process's, emptied */
+static const char *write_dir(const struct ld_input *in, unsigned int n)
+{
+	static const char *const all[] = {
+		"lockdep", "lockdep_chains", "lockdep_stats", "lock_stat",
+		"classes", "deps", "traces", "usage", "chains", "stats",
+	};
+	static char dir[64];
+	char path[128];
+	unsigned int i;
+	FILE *f;
+
+	if (!dir[0]) {
+		snprintf(dir, sizeof(dir), "/tmp/fuzz-stream.XXXXXX");
+		if (!mkdtemp(dir))
+			abort();
+	}
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, all[i]);
+		unlink(path);
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = strncmp(in[i].name, "lockdep/", 8) ?
+					   in[i].name :
+					   in[i].name + 8;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		f = fopen(path, "w");
+		if (!f || fwrite(in[i].data, 1, in[i].len, f) != in[i].len)
+			abort();
+		fclose(f);
+	}
+	return dir;
+}
+
+/* The directory read whole (@min SIZE_MAX) or streamed from @min bytes */
+static int load_dir(struct ld_model **mp, struct ld_diag *d, const char *dir,
+		    size_t min)
+{
+	size_t omin = ld_stream_min, obuf = ld_stream_buf;
+	int ret;
+
+	ld_stream_min = min;
+	ld_stream_buf = LD_STREAM_MIN_BUF;
+	ret = ld_load_path(mp, dir, d);
+	ld_stream_min = omin;
+	ld_stream_buf = obuf;
 	return ret;
+}
+
+/* Streamed and whole, the same: result, message, model */
+static void streamed_vs_whole(const uint8_t *data, size_t size)
+{
+	struct ld_model *w = NULL, *s = NULL;
+	struct ld_input in[LD_EX_NR];
+	struct ld_diag dw, ds;
+	const char *dir;
+	int rw, rs;
+
+	dir = write_dir(in, inputs(data, size, in));
+	rw = load_dir(&w, &dw, dir, SIZE_MAX);
+	rs = load_dir(&s, &ds, dir, 0);
+	if ((rw && !dw.msg[0]) || (rs && !ds.msg[0]))
+		abort();
+	if (rw != rs || (rw && strcmp(dw.msg, ds.msg)) ||
+	    (!rw && model_cmp(w, s))) {
+		fprintf(stderr, "streamed and whole files differ: %s\n",
+			rw != rs ? "result" : rw ? "message" : model_cmp(w, s));
+		abort();
+	}
+	ld_model_free(w);
+	ld_model_free(s);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -112,6 +198,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	ld_model_free(slow);
+	/* files cost ten times the rest: one input in four, always the same */
+	if (strcmp(FUZZ_TARGET, "snapshot") &&
+	    !(ld_hash_bytes((const char *)data, size) & 3))
+		streamed_vs_whole(data, size);
 	/* reading less: what a full load reads without error, it reads too */
 	if (strcmp(FUZZ_TARGET, "snapshot")) {
 		slow = NULL;
