@@ -381,9 +381,10 @@ void ld_lines_refill(struct ld_lines *l, size_t need)
 		if (!want) {
 			st->eof = true;
 			/* the end: the file must not be longer now either */
-			if (st->limit == st->size &&
-			    pread(st->fd, &c, 1, st->off) != 0)
-				st->err = -ESTALE;
+			r = st->limit == st->size ? pread(st->fd, &c, 1, st->off) :
+						    0;
+			if (r)
+				st->err = r < 0 ? -errno : -ESTALE;
 			break;
 		}
 		r = pread(st->fd, st->buf + have, want, st->off);
