@@ -242,7 +242,7 @@ void ld_lines_init(struct ld_lines *l, const char *file, unsigned long base,
 		   const char *data, size_t len)
 {
 	l->p = data;
-	l->end = data + len;
+	l->end = len ? data + len : data; /* NULL + 0 is undefined */
 	l->lineno = 0;
 	l->base = base;
 	l->file = file;
@@ -257,9 +257,11 @@ void ld_lines_section(struct ld_lines *l, const struct ld_section *s)
 {
 	struct ld_stream *st = s->stream;
 
-	ld_lines_init(l, s->origin, s->base_line, s->data, s->len);
-	if (!st)
+	if (!st) {
+		ld_lines_init(l, s->origin, s->base_line, s->data, s->len);
 		return;
+	}
+	ld_lines_init(l, s->origin, s->base_line, NULL, 0);
 	st->off = 0;
 	st->limit = st->size;
 	st->eof = false;
