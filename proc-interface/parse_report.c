@@ -1612,18 +1612,42 @@ void ld_reports_free(struct ld_reports *rs)
 	free(rs);
 }
 
+/*
+ * The class printed as @s: its name, or its name and what its print
+ * function printed after it.  A class with a lock comparison function
+ * may have one (lock_set_cmp_fn()), and __print_lock_name() prints its
+ * output right after the name: "(&b->lock l=0 1:2)" in bcache.  A name
+ * no class has is looked up again cut at each space, longest first; a
+ * name or cut that several classes have links to none.
+ */
+static uint32_t find_printed(const struct ld_model *m, const char *s,
+			     size_t len)
+{
+	unsigned int n;
+	uint32_t id;
+
+	for (;;) {
+		n = ld_find_class(m, s, len, &id, 1);
+		if (n)
+			return n == 1 ? id : LD_NONE;
+		while (len && s[len - 1] != ' ')
+			len--;
+		if (len < 2)	/* a name, then a space */
+			return LD_NONE;
+		len--;
+	}
+}
+
 void ld_reports_link(struct ld_reports *rs, const struct ld_model *m)
 {
-	uint32_t i, k, id;
+	uint32_t i, k;
 
 	for (i = 0; i < rs->nr_locks; i++) {
 		struct ld_rlock *l = &rs->locks[i];
 
-		l->cls = LD_NONE;
-		if (ld_find_class(m, l->name.s, l->name.len, &id, 1) == 1) {
-			l->cls = id;
+		l->cls = find_printed(m, l->name.s, l->name.len);
+		if (l->cls != LD_NONE)
 			continue;
-		}
 		if (!l->key.len)
 			continue;
 		for (k = 0; k < m->nr_classes; k++)

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/prove -j report proc-interface/fixtures/reports-handmade/cmp-fn-print-fn.txt

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/prove report proc-interface/fixtures/reports-handmade/cmp-fn-print-fn.txt --brief
