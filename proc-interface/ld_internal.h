@@ -42,15 +42,18 @@ int ld_grow(void **arr, uint32_t *alloc, uint32_t need, size_t size);
 int ld_reserve(void **arr, uint32_t *alloc, uint64_t want, size_t size);
 
 /*
- * A section kept open (ld_section.stream): its file, read with pread()
- * into @buf a window at a time, from @off on up to @limit.
- * @size and @mtime are the file's when it was opened: a file that is
- * not that long when read to its end, or that save finds changed, has
- * been rewritten since, and is refused rather than half believed.
+ * A streamed section (ld_section.stream): its file, open while it is
+ * parsed, read with pread() into @buf a window at a time, from @off on up
+ * to @limit; then closed, so that a load of many snapshots does not hold
+ * their files open.
+ * @dev, @ino, @size and @mtime are the file's when it was opened: a
+ * file that is not that long when read to its end, or that save finds
+ * changed, has been rewritten since, and is refused rather than half
+ * believed.
  */
 struct ld_stream {
-	int fd;
-	uint64_t size;
+	int fd; /* -1 once the load is done: save opens @path again */
+	uint64_t dev, ino, size;
 	struct timespec mtime;
 	char *buf; /* ld_stream_buf bytes, more for a longer line */
 	size_t cap;
@@ -85,6 +88,8 @@ struct ld_lines {
 
 void ld_lines_init(struct ld_lines *l, const char *file, unsigned long base,
 		   const char *data, size_t len);
+/* Close what the parsers read of a model's streamed files (they are done) */
+void ld_streams_close(struct ld_model *m);
 /* A section's lines: its data, or its file from the start (streamed) */
 void ld_lines_section(struct ld_lines *l, const struct ld_section *s);
 /*

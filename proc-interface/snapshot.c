@@ -383,6 +383,7 @@ static int finish_load(struct ld_model *m, struct ld_model **mp,
 {
 	int ret = build(m, d);
 
+	ld_streams_close(m);
 	if (ret) {
 		if (ret == -ENOMEM && !d->msg[0])
 			ld_diagf(d, "out of memory");
@@ -542,6 +543,8 @@ static int open_stream(struct ld_model *m, const char *name, const char *path,
 		return -ENOMEM;
 	}
 	st->fd = fd;
+	st->dev = sb.st_dev;
+	st->ino = sb.st_ino;
 	st->size = sb.st_size;
 	st->mtime = sb.st_mtim;
 	ret = add_section(m, name, path, NULL, sb.st_size, false, 0);
@@ -1270,42 +1273,74 @@ static size_t escaped_len(const char *s)
 }
 
 /*
- * Whether a section kept open still is what was parsed: the same length
- * and modification time (a copy rewritten in place since is refused).
+ * A streamed section's file opened again, to be copied by save: still
+ * the same file (device, inode), as long and as old as when it was
+ * parsed; a copy rewritten, replaced or moved since is refused.
  */
+static int reopen_stream(const struct ld_section *s, struct ld_diag *d)
+{
+	const struct ld_stream *st = s->stream;
+	struct stat sb;
+	int fd, err;
+
+	fd = open(s->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		err = errno;
+		ld_diagf(d, "%s: %s (it was loaded from there)", s->path,
+			 strerror(err));
+		return -err;
+	}
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) ||
+	    (uint64_t)sb.st_dev != st->dev || (uint64_t)sb.st_ino != st->ino ||
+	    (uint64_t)sb.st_size != st->size ||
+	    sb.st_mtim.tv_sec != st->mtime.tv_sec ||
+	    sb.st_mtim.tv_nsec != st->mtime.tv_nsec) {
+		close(fd);
+		ld_diagf(d, "%s: changed since it was loaded", s->path);
+		return -ESTALE;
+	}
+	return fd;
+}
+
 static int check_stream(const struct ld_section *s, struct ld_diag *d)
 {
-	struct stat sb;
+	int fd;
 
 	if (!s->stream)
 		return 0;
-	if (fstat(s->stream->fd, &sb))
-		return ld_diagf(d, "%s: %s", s->origin, strerror(errno));
-	if ((uint64_t)sb.st_size != s->stream->size ||
-	    sb.st_mtim.tv_sec != s->stream->mtime.tv_sec ||
-	    sb.st_mtim.tv_nsec != s->stream->mtime.tv_nsec)
-		return ld_diagf(d, "%s: changed since it was loaded", s->origin);
+	fd = reopen_stream(s, d);
+	if (fd < 0)
+		return fd;
+	close(fd);
 	return 0;
 }
 
-/* The @len bytes of a section kept open; -errno on a short read. */
+/* The @len bytes of a streamed section; <0 when they cannot be had. */
 static int copy_stream(FILE *f, const struct ld_section *s)
 {
-	struct ld_stream *st = s->stream;
 	uint64_t off = 0;
+	struct ld_diag d;
+	char buf[65536];
 	ssize_t r;
+	int fd = reopen_stream(s, &d);
 
+	if (fd < 0)
+		return fd;
 	while (off < s->len) {
-		size_t n = s->len - off < st->cap ? s->len - off : st->cap;
+		size_t n = s->len - off < sizeof(buf) ? s->len - off :
+							sizeof(buf);
 
-		r = pread(st->fd, st->buf, n, off);
+		r = pread(fd, buf, n, off);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
+		if (r <= 0) {
+			close(fd);
 			return r < 0 ? -errno : -ESTALE;
-		fwrite(st->buf, 1, r, f);
+		}
+		fwrite(buf, 1, r, f);
 		off += r;
 	}
+	close(fd);
 	return 0;
 }
 
@@ -1359,16 +1394,22 @@ int ld_save(const struct ld_model *m, FILE *f, struct ld_diag *d)
 {
 	const char *failed = NULL;
 	uint32_t i, j;
+	int ret;
 
 	if (m->loaded != LD_LOAD_ALL)	/* it would not hold the source */
 		return ld_diagf(d, "cannot save a load of part of the data");
-	for (i = 0; i < m->nr_sections; i++)
-		if (check_stream(&m->sections[i], d))
-			return -ESTALE;
-	for (i = 0; i < m->nr_parts; i++)
-		for (j = 0; j < m->parts[i].nr_sections; j++)
-			if (check_stream(&m->parts[i].sections[j], d))
-				return -ESTALE;
+	for (i = 0; i < m->nr_sections; i++) {
+		ret = check_stream(&m->sections[i], d);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < m->nr_parts; i++) {
+		for (j = 0; j < m->parts[i].nr_sections; j++) {
+			ret = check_stream(&m->parts[i].sections[j], d);
+			if (ret)
+				return ret;
+		}
+	}
 	if (!m->nr_parts) {
 		save_one(f, m->release, m->captured, m->origin, m->sections,
 			 m->nr_sections, true, &failed);

@@ -225,7 +225,8 @@ int ld_reserve(void **arr, uint32_t *alloc, uint64_t want, size_t size)
 void ld_section_free_data(struct ld_section *s)
 {
 	if (s->stream) {
-		close(s->stream->fd);
+		if (s->stream->fd >= 0)
+			close(s->stream->fd);
 		free(s->stream->buf);
 		free(s->stream);
 		s->stream = NULL;
@@ -248,6 +249,22 @@ void ld_lines_init(struct ld_lines *l, const char *file, unsigned long base,
 	l->file = file;
 	l->last_unterminated = false;
 	l->st = NULL;
+}
+
+void ld_streams_close(struct ld_model *m)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nr_sections; i++) {
+		struct ld_stream *st = m->sections[i].stream;
+
+		if (!st || st->fd < 0)
+			continue;
+		close(st->fd);
+		st->fd = -1;
+		free(st->buf);
+		st->buf = NULL;
+	}
 }
 
 size_t ld_stream_min = 64 * 1024;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1155,7 +1156,7 @@ static void test_streamed(const char *tmpdir)
 		"1 k1 1 0 0x0 - 0 0 0 - 0 0 b\n"
 		"# end generation 3\n";
 	struct ld_model *m = NULL, *w;
-	char path[4096], dir[2048], *deps, *buf = NULL;
+	char path[4096], moved[4200], dir[2048], *deps, *buf = NULL;
 	size_t len = 0, o;
 	struct ld_diag d;
 	const char *diff;
@@ -1170,6 +1171,28 @@ static void test_streamed(const char *tmpdir)
 	streamed_vs_whole(path, 3);
 	snprintf(path, sizeof(path), "%s/handmade/prove", fixdir);
 	streamed_vs_whole(path, 2);
+
+	/* a load closes the files it streamed: many fit in few descriptors */
+	{
+		struct ld_model *ms[40] = { NULL };
+		struct rlimit old, lim;
+		unsigned int k;
+
+		snprintf(path, sizeof(path), "%s/export-6.12.118-workload",
+			 fixdir);
+		CHECK(!getrlimit(RLIMIT_NOFILE, &old));
+		lim = old;
+		if (lim.rlim_cur > 64)
+			lim.rlim_cur = 64;
+		CHECK(!setrlimit(RLIMIT_NOFILE, &lim));
+		for (k = 0; k < ARRAY_SIZE(ms); k++)
+			ms[k] = load_streamed(path, 0, 0, true);
+		CHECK(!setrlimit(RLIMIT_NOFILE, &old));
+		for (k = 0; k < ARRAY_SIZE(ms); k++) {
+			CHECK(ms[k] && nr_streamed(ms[k]) == 5);
+			ld_model_free(ms[k]);
+		}
+	}
 
 	/* a comment line far longer than the buffer, amid short ones */
 	snprintf(dir, sizeof(dir), "%s/stream.XXXXXX", tmpdir);
@@ -1222,6 +1245,17 @@ static void test_streamed(const char *tmpdir)
 		      NULL);
 		fclose(f);
 		free(buf);
+		buf = NULL;
+		/* or gone */
+		snprintf(moved, sizeof(moved), "%s.moved", path);
+		CHECK(!rename(path, moved));
+		f = open_memstream(&buf, &len);
+		CHECK(f && ld_save(m, f, &d) == -ENOENT);
+		CHECK(strstr(d.msg, "/deps: No such file or directory "
+				    "(it was loaded from there)") != NULL);
+		fclose(f);
+		free(buf);
+		CHECK(!rename(moved, path));
 		ld_model_free(m);
 	}
 	/* and a file that is not as long as when it was opened is refused */
