@@ -733,7 +733,8 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 		if (ret)
 			goto out;
 	}
-	if (ld_parallel && cs && cs->len >= CHAIN_SPLIT_MIN && !l.last_unterminated) {
+	if (ld_parallel && cs && cs->len >= CHAIN_SPLIT_MIN &&
+	    !l.last_unterminated) {
 		uint64_t at = ld_lines_offset(&l, cs->data);
 		uint64_t half = (cs->len - at + ls->len) / 2;
 		uint64_t mid = at + (half > ls->len ? half - ls->len : 0);
@@ -761,6 +762,7 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 				      cs->len - split);
 			ret = 0;
 		}
+		/* no second thread: this one reads all the chains */
 		if (ret || pthread_create(&th, NULL, chain_half_run, &h)) {
 			ld_model_free(h.t);
 			h.t = NULL;
