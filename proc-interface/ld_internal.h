@@ -107,7 +107,7 @@ static inline uint64_t ld_lines_offset(const struct ld_lines *l,
 }
 /* The lines end at offset @limit (at most the section's length) */
 void ld_lines_limit(struct ld_lines *l, const char *data, uint64_t limit);
-/* The offset of the first "\n\nirq_context: " at or after @from, or -1 */
+/* The offset of the first @what in @s's file at or after @from, or -1 */
 int64_t ld_stream_find(const struct ld_section *s, uint64_t from,
 		       const char *what);
 /* Read on, so that [p, end) holds @need bytes or all that is left. */

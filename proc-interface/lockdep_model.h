@@ -220,8 +220,8 @@ struct ld_stream;
 
 /*
  * One input file as read, kept verbatim for save; or, for the big files
- * of a snapshot directory, kept open (@stream, @data NULL): read through
- * a small buffer as it is parsed, and again by save.
+ * of a snapshot directory, streamed (@stream, @data NULL): read through a
+ * small buffer as it is parsed, and opened again by save.
  */
 struct ld_section {
 	char *name; /* "lockdep", "lockdep/classes", ... */
@@ -229,7 +229,7 @@ struct ld_section {
 	char *path; /* path it was read from (saved) */
 	char *data; /* malloc()ed, or mapped: see ld_section_free_data() */
 	size_t len;
-	struct ld_stream *stream; /* not NULL: the open file, @len bytes */
+	struct ld_stream *stream; /* not NULL: streamed, @len bytes */
 	unsigned long base_line; /* line offset within origin file */
 	bool used; /* understood by this version */
 	bool mapped; /* data is an mmap() of the file, read-only */

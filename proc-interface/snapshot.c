@@ -1281,16 +1281,12 @@ static int reopen_stream(const struct ld_section *s, struct ld_diag *d)
 {
 	const struct ld_stream *st = s->stream;
 	struct stat sb;
-	int fd, err;
+	int fd;
 
-	fd = open(s->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		err = errno;
-		ld_diagf(d, "%s: %s (it was loaded from there)", s->path,
-			 strerror(err));
-		return -err;
-	}
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) ||
+	fd = open_input(s->path, true, d);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &sb) ||
 	    (uint64_t)sb.st_dev != st->dev || (uint64_t)sb.st_ino != st->ino ||
 	    (uint64_t)sb.st_size != st->size ||
 	    sb.st_mtim.tv_sec != st->mtime.tv_sec ||

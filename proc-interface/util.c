@@ -100,9 +100,7 @@ void *ld_arena_alloc(struct ld_arena *a, size_t size)
 				       ARENA_BIG - sizeof(*c) : ARENA_CHUNK;
 		size_t csize = size > chunk ? size : chunk;
 
-		c = csize == ARENA_BIG - sizeof(*c) ?
-			    ld_alloc_big(sizeof(*c) + csize) :
-			    malloc(sizeof(*c) + csize);
+		c = ld_alloc_big(sizeof(*c) + csize);
 		if (!c)
 			return NULL;
 		a->total += csize;
