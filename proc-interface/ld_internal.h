@@ -29,7 +29,11 @@ struct ld_str ld_arena_str(struct ld_arena *a, const char *s, size_t len);
 #define LD_POPULATE_MIN (128 * 1024)
 void ld_populate(void *p, size_t len);
 
-/* A large block (huge pages when it is worth it); free() frees it. */
+/*
+ * A large block (huge pages when it is worth it, from LD_BIG bytes on);
+ * free() frees it.
+ */
+#define LD_BIG (1024 * 1024)
 void *ld_alloc_big(size_t size);
 
 /* Grow *arr (element size @size) so that index @need fits. */
@@ -70,6 +74,9 @@ struct ld_stream {
  */
 #define LD_STREAM_MIN_BUF 256
 extern size_t ld_stream_min, ld_stream_buf;
+/* A stream's buffer (from a shared huge page when it fits), and back */
+char *ld_stream_buf_alloc(size_t cap);
+void ld_stream_buf_free(char *buf);
 
 /*
  * Line iterator over a buffer, or over a streamed section (@st: lines

@@ -798,7 +798,7 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 	}
 	ld_phase(m, cs ? "lockdep deps and chains" : "lockdep deps", t);
 out:
-	free(st2.buf);
+	ld_stream_buf_free(st2.buf);
 	key_text_free(&kt);
 	ld_map_free(&keys);
 	return ret;

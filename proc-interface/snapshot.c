@@ -534,7 +534,7 @@ static int open_stream(struct ld_model *m, const char *name, const char *path,
 	if (st) {
 		st->cap = ld_stream_buf > LD_STREAM_MIN_BUF ? ld_stream_buf :
 							      LD_STREAM_MIN_BUF;
-		st->buf = malloc(st->cap);
+		st->buf = ld_stream_buf_alloc(st->cap);
 	}
 	if (!st || !st->buf) {
 		if (st)
@@ -549,7 +549,7 @@ static int open_stream(struct ld_model *m, const char *name, const char *path,
 	st->mtime = sb.st_mtim;
 	ret = add_section(m, name, path, NULL, sb.st_size, false, 0);
 	if (ret) {
-		free(st->buf);
+		ld_stream_buf_free(st->buf);
 		free(st);
 		close(fd);
 		return ret;

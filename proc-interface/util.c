@@ -4,6 +4,7 @@
  * for the parsers.  Nothing here prints.
  */
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -50,13 +51,66 @@ void *ld_alloc_big(size_t size)
 	size_t huge = (size_t)2 << 20;
 	void *p;
 
-	if (size < huge / 2)
+	if (size < LD_BIG)
 		return malloc(size);
+	/*
+	 * Whole huge pages: a 2 MiB page is used only where the mapping
+	 * covers all of it, and the tail of an array is touched as well
+	 */
+	size = (size + huge - 1) & ~(huge - 1);
 	if (posix_memalign(&p, huge, size))
 		return NULL;
 	/* a hint: EINVAL without THP, and then 4 KiB pages it is */
-	madvise(p, (size + huge - 1) & ~(huge - 1), MADV_HUGEPAGE);
+	madvise(p, size, MADV_HUGEPAGE);
 	return p;
+}
+
+/*
+ * Stream buffers (ld_stream_buf bytes, 256 KiB) are carved from one huge
+ * page: a load has half a dozen alive at once, and each in pages of its
+ * own took 64 first touches, more than the reads into it.  Any other
+ * size, or a ninth at once, comes from malloc().
+ */
+#define LD_STREAM_SLOTS 8
+#define LD_STREAM_SLOT ((size_t)256 << 10)
+static pthread_mutex_t stream_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *stream_pool; /* never freed: one per process */
+static unsigned int stream_pool_used; /* a bit per slot */
+
+char *ld_stream_buf_alloc(size_t cap)
+{
+	char *p = NULL;
+	int i;
+
+	if (cap > LD_STREAM_SLOT)
+		return malloc(cap);
+	pthread_mutex_lock(&stream_pool_lock);
+	if (!stream_pool)
+		stream_pool = ld_alloc_big(LD_STREAM_SLOTS * LD_STREAM_SLOT);
+	for (i = 0; stream_pool && i < LD_STREAM_SLOTS; i++) {
+		if (!(stream_pool_used & 1u << i)) {
+			stream_pool_used |= 1u << i;
+			p = stream_pool + i * LD_STREAM_SLOT;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&stream_pool_lock);
+	return p ? p : malloc(cap);
+}
+
+void ld_stream_buf_free(char *buf)
+{
+	/* compared as integers: @buf may be another object */
+	uintptr_t off;
+
+	pthread_mutex_lock(&stream_pool_lock);
+	off = (uintptr_t)buf - (uintptr_t)stream_pool;
+	if (buf && stream_pool && off < LD_STREAM_SLOTS * LD_STREAM_SLOT) {
+		stream_pool_used &= ~(1u << (off / LD_STREAM_SLOT));
+		buf = NULL;
+	}
+	pthread_mutex_unlock(&stream_pool_lock);
+	free(buf);
 }
 
 struct ld_arena_chunk {
@@ -225,7 +279,7 @@ void ld_section_free_data(struct ld_section *s)
 	if (s->stream) {
 		if (s->stream->fd >= 0)
 			close(s->stream->fd);
-		free(s->stream->buf);
+		ld_stream_buf_free(s->stream->buf);
 		free(s->stream);
 		s->stream = NULL;
 	}
@@ -260,7 +314,7 @@ void ld_streams_close(struct ld_model *m)
 			continue;
 		close(st->fd);
 		st->fd = -1;
-		free(st->buf);
+		ld_stream_buf_free(st->buf);
 		st->buf = NULL;
 	}
 }
@@ -289,7 +343,7 @@ int ld_lines_stream(struct ld_lines *l, const struct ld_section *s,
 		    struct ld_stream *st, uint64_t start)
 {
 	*st = *s->stream;
-	st->buf = malloc(st->cap);
+	st->buf = ld_stream_buf_alloc(st->cap);
 	if (!st->buf)
 		return -ENOMEM;
 	ld_lines_init(l, s->origin, 0, NULL, 0);
@@ -381,7 +435,7 @@ void ld_lines_refill(struct ld_lines *l, size_t need)
 			return;
 		}
 		memcpy(nb, l->p, have);
-		free(st->buf);
+		ld_stream_buf_free(st->buf);
 		st->buf = nb;
 		st->cap = cap;
 	} else if (have) {

@@ -1148,6 +1148,48 @@ static void write_file(const char *path, const char *data, size_t n)
 		fclose(f);
 }
 
+/*
+ * Stream buffers come eight at a time from one block (a huge page): all
+ * apart, a ninth from malloc(), a freed one handed out again.
+ */
+static void test_stream_pool(void)
+{
+	const size_t cap = 256 << 10;
+	char *b[9], *lo = NULL, *hi = NULL, *again;
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(b); i++) {
+		b[i] = ld_stream_buf_alloc(cap);
+		CHECK(b[i] != NULL);
+		if (b[i])
+			memset(b[i], 'a' + i, cap);
+	}
+	for (i = 0; i < ARRAY_SIZE(b); i++) {
+		for (j = 0; b[i] && j < cap; j += 4096)
+			if (b[i][j] != (char)('a' + i))
+				break;
+		CHECK(b[i] && j >= cap); /* not overwritten by another */
+	}
+	for (i = 0; i < 8; i++) {
+		if (!lo || b[i] < lo)
+			lo = b[i];
+		if (!hi || b[i] > hi)
+			hi = b[i];
+	}
+	CHECK(lo && hi && (size_t)(hi - lo) == 7 * cap);
+	ld_stream_buf_free(b[3]);
+	again = ld_stream_buf_alloc(cap);
+	CHECK(again == b[3]);
+	b[3] = again;
+	/* a bigger one is not from the pool */
+	again = ld_stream_buf_alloc(cap + 1);
+	CHECK(again && (again < lo || again > hi));
+	ld_stream_buf_free(again);
+	for (i = 0; i < ARRAY_SIZE(b); i++)
+		ld_stream_buf_free(b[i]);
+	report("stream_buffer_pool");
+}
+
 static void test_streamed(const char *tmpdir)
 {
 	static const char classes[] =
@@ -1337,6 +1379,7 @@ int main(int argc, char **argv)
 	test_snapshot();
 	test_load_only();
 	test_lookup();
+	test_stream_pool();
 	test_streamed(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (argc > 2)
 		test_generated(argv[2]);
