@@ -58,9 +58,24 @@ for fmt in proc export; do
 		'BEGIN {printf "%.1f", b ? a / b : 0}')x, goal <= 2x)"
 	echo "peak memory:    $((mem / 1024)) MiB"
 	# where the load's time goes, median per phase (LOCKDEP_TOOL_TIMING)
-	phases=$(for _ in $(seq "$RUNS"); do
+	timing=$(for _ in $(seq "$RUNS"); do
 		LOCKDEP_TOOL_TIMING=1 "$BIN" -s "$dir" info 2>&1 >/dev/null
-	done | sed -n 's/^time load:\(.*\) \([0-9.]*\) ms$/\1\t\2/p')
+	done)
+	phases=$(printf '%s\n' "$timing" |
+		 sed -n 's/^time load:\(.*\) \([0-9.]*\) ms$/\1\t\2/p')
+	# both sides' elapsed time starts with starting processes: sh and
+	# cat, or lockdep-tool; what is left is reading, or loading
+	start_cat=$(for _ in $(seq "$RUNS"); do
+		run_ms sh -c "cat /dev/null > /dev/null"; echo
+	done | median)
+	start_tool=$(for _ in $(seq "$RUNS"); do
+		run_ms "$BIN" --version; echo
+	done | median)
+	inproc=$(printf '%s\n' "$timing" | awk '/^time load [0-9.]+ ms$/ {print $3}' |
+		 median | awk '{printf "%.1f", $1}')
+	echo "process start:  ${start_cat} ms of cat's (sh -c 'cat /dev/null')," \
+	     "${start_tool} ms of the load's (lockdep-tool --version);" \
+	     "load inside the process ${inproc} ms"
 	line=
 	while IFS= read -r name; do
 		v=$(printf '%s\n' "$phases" |
