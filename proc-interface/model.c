@@ -538,14 +538,27 @@ int ld_index_chains(struct ld_model *m, uint32_t n)
 		return -ENOMEM;
 	}
 	ld_populate(m->cc, (m->nr_chain_locks + 1) * sizeof(uint32_t));
-	for (i = 0; i < m->nr_chains; i++) {
-		const struct ld_chain *ch = &m->chains[i];
+	/*
+	 * As parsed, the chains' locks lie one chain after the other: then
+	 * they are counted in one run, not chain by chain (a loop of a
+	 * different length each time, mispredicted: 3 ms of 8 at full size)
+	 */
+	for (i = 0, j = 0; i < m->nr_chains && m->chains[i].first == j; i++)
+		j += m->chains[i].depth;
+	if (i == m->nr_chains && j == m->nr_chain_locks) {
+		for (j = 0; j < m->nr_chain_locks; j++)
+			if (m->chain_locks[j] != LD_NONE)
+				m->cc_off[m->chain_locks[j] + 1]++;
+	} else {
+		for (i = 0; i < m->nr_chains; i++) {
+			const struct ld_chain *ch = &m->chains[i];
 
-		for (j = 0; j < ch->depth; j++) {
-			uint32_t c = m->chain_locks[ch->first + j];
+			for (j = 0; j < ch->depth; j++) {
+				uint32_t c = m->chain_locks[ch->first + j];
 
-			if (c != LD_NONE)
-				m->cc_off[c + 1]++;
+				if (c != LD_NONE)
+					m->cc_off[c + 1]++;
+			}
 		}
 	}
 	for (i = 0; i < n; i++)

@@ -298,6 +298,50 @@ static void test_real(void)
 	ld_model_free(m);
 }
 
+/*
+ * The chain index counts a model's chain locks in one run when the chains
+ * lie one after the other, as parsed, and chain by chain when not (a
+ * union, an edited model): both give the same index.
+ */
+static void test_chain_index(void)
+{
+	struct ld_model *m = load("export-6.12.118-workload");
+	uint32_t *locks, *off, *cc, i, k = 0, n;
+
+	if (!m)
+		return report("chain_index_any_layout");
+	n = m->nr_chain_locks;
+	CHECK(m->cc_off && m->nr_chains > 1000 && n > m->nr_chains);
+	locks = malloc((n + 1) * sizeof(*locks));
+	off = m->cc_off;
+	cc = m->cc;
+	m->cc_off = m->cc = NULL;
+	if (!locks || !off || !cc) {
+		free(locks);
+		failed_here = 1;
+		goto out;
+	}
+	/* the same chains, their locks stored last chain first */
+	for (i = m->nr_chains; i-- > 0;) {
+		memcpy(locks + k, m->chain_locks + m->chains[i].first,
+		       m->chains[i].depth * sizeof(*locks));
+		m->chains[i].first = k;
+		k += m->chains[i].depth;
+	}
+	CHECK(k == n);
+	memcpy(m->chain_locks, locks, n * sizeof(*locks));
+	free(locks);
+	CHECK(!ld_index_chains(m, m->nr_classes));
+	CHECK(m->cc_off && !memcmp(m->cc_off, off,
+				   (m->nr_classes + 1) * sizeof(*off)));
+	CHECK(m->cc && !memcmp(m->cc, cc, off[m->nr_classes] * sizeof(*cc)));
+out:
+	free(off);
+	free(cc);
+	report("chain_index_any_layout");
+	ld_model_free(m);
+}
+
 static const char ok_lockdep[] =
 	"all lock classes:\n"
 	"00000000a1b2c3d4 OPS:       1 FD:    2 BD:    1 ....: a\n"
@@ -1370,6 +1414,7 @@ int main(int argc, char **argv)
 	test_handmade_noprove();
 	test_handmade_export();
 	test_real();
+	test_chain_index();
 	test_proc_errors();
 	test_weird_names();
 	test_lockstat_ambiguities();
