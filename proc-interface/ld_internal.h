@@ -37,7 +37,18 @@ void ld_populate(void *p, size_t len);
 void *ld_alloc_big(size_t size);
 
 /* Grow *arr (element size @size) so that index @need fits. */
-int ld_grow(void **arr, uint32_t *alloc, uint32_t need, size_t size);
+int ld_grow_slow(void **arr, uint32_t *alloc, uint32_t need, size_t size);
+/* A large array is faulted in this much at a time, as it fills (util.c) */
+#define LD_POPULATE_WINDOW ((size_t)256 << 10)
+static inline int ld_grow(void **arr, uint32_t *alloc, uint32_t need,
+			  size_t size)
+{
+	/* inline, as it is called for each element: room, and no new window */
+	if (need < *alloc &&
+	    ((size_t)need * size & (LD_POPULATE_WINDOW - 1)) >= size)
+		return 0;
+	return ld_grow_slow(arr, alloc, need, size);
+}
 /*
  * Make room for @want elements at once, a bound from a file's size: no
  * copies while the array fills; pages still fault in as ld_grow() goes.

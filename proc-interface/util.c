@@ -195,8 +195,6 @@ bool ld_parallel = true;
  * the next one: not the whole doubled capacity, most of which may never
  * be used.
  */
-#define LD_POPULATE_WINDOW ((size_t)256 << 10)
-
 static void populate_window(void *arr, size_t bytes, size_t off)
 {
 	size_t start = off & ~(LD_POPULATE_WINDOW - 1);
@@ -208,7 +206,7 @@ static void populate_window(void *arr, size_t bytes, size_t off)
 		ld_populate((char *)arr + start, end - start);
 }
 
-int ld_grow(void **arr, uint32_t *alloc, uint32_t need, size_t size)
+int ld_grow_slow(void **arr, uint32_t *alloc, uint32_t need, size_t size)
 {
 	uint32_t n = *alloc;
 	size_t off = (size_t)need * size;
