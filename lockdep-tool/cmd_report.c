@@ -74,6 +74,7 @@ static void json_lock(struct jw *w, const struct ld_model *m,
 		jw_uint(w, l->cls);
 	else
 		jw_null(w);
+	json_kstrn_opt(w, "instance", l->instance);
 	(void)m;
 	jw_obj_end(w);
 }

@@ -1618,18 +1618,21 @@ void ld_reports_free(struct ld_reports *rs)
  * may have one (lock_set_cmp_fn()), and __print_lock_name() prints its
  * output right after the name: "(&b->lock l=0 1:2)" in bcache.  A name
  * no class has is looked up again cut at each space, longest first; a
- * name or cut that several classes have links to none.
+ * name or cut that several classes have links to none.  *cut: the
+ * length of the name that matched.
  */
 static uint32_t find_printed(const struct ld_model *m, const char *s,
-			     size_t len)
+			     size_t len, size_t *cut)
 {
 	unsigned int n;
 	uint32_t id;
 
 	for (;;) {
 		n = ld_find_class(m, s, len, &id, 1);
-		if (n)
+		if (n) {
+			*cut = len;
 			return n == 1 ? id : LD_NONE;
+		}
 		while (len && s[len - 1] != ' ')
 			len--;
 		if (len < 2)	/* a name, then a space */
@@ -1641,13 +1644,21 @@ static uint32_t find_printed(const struct ld_model *m, const char *s,
 void ld_reports_link(struct ld_reports *rs, const struct ld_model *m)
 {
 	uint32_t i, k;
+	size_t cut;
 
 	for (i = 0; i < rs->nr_locks; i++) {
 		struct ld_rlock *l = &rs->locks[i];
 
-		l->cls = find_printed(m, l->name.s, l->name.len);
-		if (l->cls != LD_NONE)
+		l->instance.s = NULL;
+		l->instance.len = 0;
+		l->cls = find_printed(m, l->name.s, l->name.len, &cut);
+		if (l->cls != LD_NONE) {
+			if (cut < l->name.len) { /* past the space */
+				l->instance.s = l->name.s + cut + 1;
+				l->instance.len = l->name.len - cut - 1;
+			}
 			continue;
+		}
 		if (!l->key.len)
 			continue;
 		for (k = 0; k < m->nr_classes; k++)

@@ -85,6 +85,12 @@ struct ld_rlock {
 	struct ld_str at; /* acquire site, or empty */
 	struct ld_str key; /* "... key at:" symbol, "sym[module]" */
 	uint32_t cls; /* class in a linked model, or LD_NONE */
+	/*
+	 * What the class's print function (lock_set_cmp_fn()) printed after
+	 * its name, as linking found it ("l=0 1:2" of "&b->lock l=0 1:2"),
+	 * or empty: @name keeps the whole text as printed
+	 */
+	struct ld_str instance;
 	uint8_t role; /* enum ld_report_role */
 };
 
