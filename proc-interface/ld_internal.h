@@ -36,10 +36,10 @@ void ld_populate(void *p, size_t len);
 #define LD_BIG (1024 * 1024)
 void *ld_alloc_big(size_t size);
 
-/* Grow *arr (element size @size) so that index @need fits. */
 int ld_grow_slow(void **arr, uint32_t *alloc, uint32_t need, size_t size);
 /* A large array is faulted in this much at a time, as it fills (util.c) */
 #define LD_POPULATE_WINDOW ((size_t)256 << 10)
+/* Grow *arr (element size @size) so that index @need fits. */
 static inline int ld_grow(void **arr, uint32_t *alloc, uint32_t need,
 			  size_t size)
 {
@@ -84,6 +84,7 @@ struct ld_stream {
  * make both small, to have every line cross a refill somewhere.
  */
 #define LD_STREAM_MIN_BUF 256
+#define LD_STREAM_BUF ((size_t)256 << 10) /* ld_stream_buf's default */
 extern size_t ld_stream_min, ld_stream_buf;
 /* A stream's buffer (from a shared huge page when it fits), and back */
 char *ld_stream_buf_alloc(size_t cap);

@@ -66,13 +66,13 @@ void *ld_alloc_big(size_t size)
 }
 
 /*
- * Stream buffers (ld_stream_buf bytes, 256 KiB) are carved from one huge
+ * Stream buffers (LD_STREAM_BUF bytes) are carved from one huge
  * page: a load has half a dozen alive at once, and each in pages of its
  * own took 64 first touches, more than the reads into it.  Any other
  * size, or a ninth at once, comes from malloc().
  */
 #define LD_STREAM_SLOTS 8
-#define LD_STREAM_SLOT ((size_t)256 << 10)
+#define LD_STREAM_SLOT LD_STREAM_BUF
 static pthread_mutex_t stream_pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *stream_pool; /* never freed: one per process */
 static unsigned int stream_pool_used; /* a bit per slot */
@@ -318,7 +318,7 @@ void ld_streams_close(struct ld_model *m)
 }
 
 size_t ld_stream_min = 64 * 1024;
-size_t ld_stream_buf = 256 * 1024;
+size_t ld_stream_buf = LD_STREAM_BUF;
 
 void ld_lines_section(struct ld_lines *l, const struct ld_section *s)
 {

@@ -1198,7 +1198,7 @@ static void write_file(const char *path, const char *data, size_t n)
  */
 static void test_stream_pool(void)
 {
-	const size_t cap = 256 << 10;
+	const size_t cap = LD_STREAM_BUF;
 	char *b[9], *lo = NULL, *hi = NULL, *again;
 	unsigned int i, j;
 
