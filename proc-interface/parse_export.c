@@ -1076,6 +1076,8 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 		if (ret)
 			goto join;
 		seen[LD_EX_TRACES] = true;
+		/* deps and usage look up scattered trace ids */
+		ld_map_pack(&tids);
 		t = ld_phase(m, "traces", t);
 	}
 	if (files[LD_EX_DEPS]) {

@@ -751,7 +751,47 @@ void ld_map_free(struct ld_map *map)
 	free(map->keys);
 	free(map->vals);
 	free(map->dense);
+	free(map->bits);
+	free(map->rank);
 	memset(map, 0, sizeof(*map));
+}
+
+void ld_map_pack(struct ld_map *map)
+{
+	uint32_t words = (map->nr_dense + 63) / 64, w, k, next = LD_NONE;
+	uint64_t *bits;
+	uint32_t *rank;
+
+	if (!map->dense || map->bits)
+		return;
+	bits = calloc(words, sizeof(*bits));
+	rank = malloc((size_t)words * sizeof(*rank));
+	if (!bits || !rank)
+		goto keep;
+	for (w = 0; w < words; w++) {
+		rank[w] = next;
+		for (k = w * 64; k < map->nr_dense && k < w * 64 + 64; k++) {
+			uint32_t v = map->dense[k];
+
+			if (v == LD_NONE)
+				continue;
+			if (next == LD_NONE)
+				rank[w] = next = v; /* the first key */
+			if (v != next || next == LD_NONE - 1)
+				goto keep; /* not in order: the array stays */
+			bits[w] |= 1ull << (k % 64);
+			next++;
+		}
+	}
+	free(map->dense);
+	map->dense = NULL;
+	map->alloc_dense = 0;
+	map->bits = bits;
+	map->rank = rank;
+	return;
+keep:
+	free(bits);
+	free(rank);
 }
 
 static int map_rehash(struct ld_map *map)
@@ -800,6 +840,8 @@ int ld_map_put(struct ld_map *map, uint64_t key, uint32_t val, uint32_t *old)
 {
 	uint32_t i;
 
+	if (map->bits)
+		return -EINVAL; /* packed: read only */
 	if (key < map->dense_limit)
 		return dense_put(map, key, val, old);
 	if (!map->keys || (map->nr + 1) * 2 > map->mask + 1) {

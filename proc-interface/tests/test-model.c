@@ -1234,6 +1234,46 @@ static void test_stream_pool(void)
 	report("stream_buffer_pool");
 }
 
+/*
+ * A map of kernel ids packed after the last put (ld_map_pack): the same
+ * answers as before, for keys in and between the words of its bitmap,
+ * past its end and in its hash; keys whose values do not count up in
+ * key order keep the plain array.
+ */
+static void test_map_pack(void)
+{
+	static const uint64_t keys[] = { 0, 1, 63, 64, 65, 127, 200, 4096 };
+	struct ld_map map;
+	uint32_t want[5000], i, old;
+	unsigned int k, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		ld_map_init_ids(&map, 4097);
+		for (i = 0; i < ARRAY_SIZE(want); i++)
+			want[i] = LD_NONE;
+		for (k = 0; k < ARRAY_SIZE(keys); k++) {
+			/* pass 1: two values swapped, out of key order */
+			uint32_t v = 7 + k + (pass && k == 3) - (pass && k == 4);
+
+			CHECK(!ld_map_put(&map, keys[k], v, &old));
+			want[keys[k]] = v;
+		}
+		CHECK(!ld_map_put(&map, 1ull << 40, 99, &old)); /* the hash */
+		ld_map_pack(&map);
+		CHECK(!map.bits == !!pass);
+		for (i = 0; i < ARRAY_SIZE(want); i++)
+			if (ld_map_get(&map, i) != want[i])
+				break;
+		CHECK(i == ARRAY_SIZE(want));
+		CHECK(ld_map_get(&map, 1ull << 40) == 99);
+		CHECK(ld_map_get(&map, 1ull << 41) == LD_NONE);
+		/* packed, the map is read only */
+		CHECK(!pass == (ld_map_put(&map, 5, 1, &old) == -EINVAL));
+		ld_map_free(&map);
+	}
+	report("map_pack");
+}
+
 static void test_streamed(const char *tmpdir)
 {
 	static const char classes[] =
@@ -1425,6 +1465,7 @@ int main(int argc, char **argv)
 	test_load_only();
 	test_lookup();
 	test_stream_pool();
+	test_map_pack();
 	test_streamed(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (argc > 2)
 		test_generated(argv[2]);
