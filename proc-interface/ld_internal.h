@@ -511,6 +511,22 @@ static inline uint32_t ld_hash64(uint64_t k)
 	return (uint32_t)k;
 }
 
+/*
+ * Bits set in @x: without -mpopcnt, __builtin_popcountll() is a call into
+ * libgcc, which ld_map_get() would make for most lookups.
+ */
+static inline unsigned int ld_popcount64(uint64_t x)
+{
+#ifdef __POPCNT__
+	return __builtin_popcountll(x);
+#else
+	x -= (x >> 1) & 0x5555555555555555ull;
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (x * 0x0101010101010101ull) >> 56;
+#endif
+}
+
 static inline uint32_t ld_map_get(const struct ld_map *map, uint64_t key)
 {
 	uint32_t i;
@@ -523,7 +539,7 @@ static inline uint32_t ld_map_get(const struct ld_map *map, uint64_t key)
 			uint64_t b = 1ull << (key % 64);
 
 			return w & b ? map->rank[key / 64] +
-					       __builtin_popcountll(w & (b - 1)) :
+					       ld_popcount64(w & (b - 1)) :
 				       LD_NONE;
 		}
 		return map->dense[key];
