@@ -19,11 +19,45 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Bump allocator for strings that live as long as the model. */
-struct ld_arena;
+struct ld_arena_chunk {
+	struct ld_arena_chunk *next;
+	size_t used, size;
+	char data[];
+};
+
+struct ld_arena {
+	struct ld_arena_chunk *head;
+	size_t total; /* bytes in all chunks */
+};
+
 struct ld_arena *ld_arena_new(void);
 void ld_arena_free(struct ld_arena *a);
 void *ld_arena_alloc(struct ld_arena *a, size_t size);
 struct ld_str ld_arena_str(struct ld_arena *a, const char *s, size_t len);
+
+/*
+ * ld_arena_str() inline for the common case, a string shorter than 32
+ * bytes with 32 readable from @s (to @end) and 32 free in the chunk: one
+ * fixed-size copy, no calls.  A streamed trace file copies each symbol.
+ */
+static inline struct ld_str ld_arena_str_short(struct ld_arena *a,
+					       const char *s, size_t len,
+					       const char *end)
+{
+	struct ld_arena_chunk *c = a->head;
+	struct ld_str r;
+	char *p;
+
+	if (len >= 32 || end - s < 32 || !c || c->size - c->used < 32)
+		return ld_arena_str(a, s, len);
+	p = c->data + c->used;
+	memcpy(p, s, 32);
+	p[len] = '\0';
+	c->used += (len + 1 + 7) & ~(size_t)7;
+	r.s = p;
+	r.len = len;
+	return r;
+}
 
 /* Fault in a large block about to be written, in one go (a hint). */
 #define LD_POPULATE_MIN (128 * 1024)

@@ -438,9 +438,10 @@ static inline const char *fast_frame(const char *p, const char *end,
  * A symbol read from a streamed file points into a buffer that the next
  * window overwrites: it is copied to the model's arena.
  */
-static int keep_symbol(struct ld_model *m, struct ld_str *sym)
+static int keep_symbol(struct ld_model *m, struct ld_str *sym,
+		       const char *end)
 {
-	*sym = ld_arena_str(m->arena, sym->s, sym->len);
+	*sym = ld_arena_str_short(m->arena, sym->s, sym->len, end);
 	return sym->s ? 0 : -ENOMEM;
 }
 
@@ -480,7 +481,8 @@ static int parse_traces(struct ld_model *m, const struct ld_section *s,
 				       &m->frames[m->nr_frames]))) {
 			f.l.p = next;
 			f.l.lineno++;
-			if (f.l.st && keep_symbol(m, &m->frames[m->nr_frames]))
+			if (f.l.st && keep_symbol(m, &m->frames[m->nr_frames],
+						  f.l.end))
 				return -ENOMEM;
 			m->nr_frames++;
 			m->traces[m->nr_traces - 1].nr++;
@@ -534,7 +536,8 @@ static int parse_traces(struct ld_model *m, const struct ld_section *s,
 			/* nothing to decode: point into the file (ld_str) */
 			m->frames[m->nr_frames].s = p;
 			m->frames[m->nr_frames].len = end - p;
-			if (f.l.st && keep_symbol(m, &m->frames[m->nr_frames]))
+			if (f.l.st && keep_symbol(m, &m->frames[m->nr_frames],
+						  end))
 				return -ENOMEM;
 		} else if (ld_unescape(m->arena, p, end - p,
 				       &m->frames[m->nr_frames])) {

@@ -113,17 +113,6 @@ void ld_stream_buf_free(char *buf)
 	free(buf);
 }
 
-struct ld_arena_chunk {
-	struct ld_arena_chunk *next;
-	size_t used, size;
-	char data[];
-};
-
-struct ld_arena {
-	struct ld_arena_chunk *head;
-	size_t total; /* bytes in all chunks */
-};
-
 struct ld_arena *ld_arena_new(void)
 {
 	return calloc(1, sizeof(struct ld_arena));
