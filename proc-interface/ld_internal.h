@@ -32,13 +32,26 @@ struct ld_arena {
 
 struct ld_arena *ld_arena_new(void);
 void ld_arena_free(struct ld_arena *a);
-void *ld_arena_alloc(struct ld_arena *a, size_t size);
+void *ld_arena_alloc_slow(struct ld_arena *a, size_t size);
+/* @size bytes, 8-aligned; the common case, room in the chunk, inline */
+static inline void *ld_arena_alloc(struct ld_arena *a, size_t size)
+{
+	struct ld_arena_chunk *c = a->head;
+	void *p;
+
+	size = (size + 7) & ~(size_t)7;
+	if (!c || c->size - c->used < size)
+		return ld_arena_alloc_slow(a, size);
+	p = c->data + c->used;
+	c->used += size;
+	return p;
+}
 struct ld_str ld_arena_str(struct ld_arena *a, const char *s, size_t len);
 
 /*
- * ld_arena_str() inline for the common case, a string shorter than 32
- * bytes with 32 readable from @s (to @end) and 32 free in the chunk: one
- * fixed-size copy, no calls.  A streamed trace file copies each symbol.
+ * ld_arena_str() for a string shorter than 32 bytes, with 32 readable
+ * from @s (to @end) and 32 free in the chunk: one fixed-size copy, no
+ * calls.  A streamed trace file copies each symbol.
  */
 static inline struct ld_str ld_arena_str_short(struct ld_arena *a,
 					       const char *s, size_t len,
@@ -50,10 +63,9 @@ static inline struct ld_str ld_arena_str_short(struct ld_arena *a,
 
 	if (len >= 32 || end - s < 32 || !c || c->size - c->used < 32)
 		return ld_arena_str(a, s, len);
-	p = c->data + c->used;
+	p = ld_arena_alloc(a, len + 1); /* from this chunk: it has room */
 	memcpy(p, s, 32);
 	p[len] = '\0';
-	c->used += (len + 1 + 7) & ~(size_t)7;
 	r.s = p;
 	r.len = len;
 	return r;

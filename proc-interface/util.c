@@ -131,31 +131,26 @@ void ld_arena_free(struct ld_arena *a)
 	free(a);
 }
 
-void *ld_arena_alloc(struct ld_arena *a, size_t size)
+/* ld_arena_alloc() when the current chunk is full: a new one */
+void *ld_arena_alloc_slow(struct ld_arena *a, size_t size)
 {
-	struct ld_arena_chunk *c = a->head;
-	void *p;
+	/* past 512 KiB, a big load's (streamed symbols): 2 MiB pages */
+	size_t chunk = a->total >= ARENA_BIG / 4 ?
+			       ARENA_BIG - sizeof(struct ld_arena_chunk) :
+			       ARENA_CHUNK;
+	size_t csize = size > chunk ? size : chunk;
+	struct ld_arena_chunk *c;
 
-	size = (size + 7) & ~(size_t)7;
-	if (!c || c->size - c->used < size) {
-		/* past 512 KiB, a big load's (streamed symbols): 2 MiB pages */
-		size_t chunk = a->total >= ARENA_BIG / 4 ?
-				       ARENA_BIG - sizeof(*c) : ARENA_CHUNK;
-		size_t csize = size > chunk ? size : chunk;
-
-		c = ld_alloc_big(sizeof(*c) + csize);
-		if (!c)
-			return NULL;
-		a->total += csize;
-		ld_populate(c->data, csize);
-		c->size = csize;
-		c->used = 0;
-		c->next = a->head;
-		a->head = c;
-	}
-	p = c->data + c->used;
-	c->used += size;
-	return p;
+	c = ld_alloc_big(sizeof(*c) + csize);
+	if (!c)
+		return NULL;
+	a->total += csize;
+	ld_populate(c->data, csize);
+	c->size = csize;
+	c->used = size;
+	c->next = a->head;
+	a->head = c;
+	return c->data;
 }
 
 struct ld_str ld_arena_str(struct ld_arena *a, const char *s, size_t len)

@@ -1235,6 +1235,49 @@ static void test_stream_pool(void)
 }
 
 /*
+ * The arena across its chunks: small and short strings, a block bigger
+ * than a chunk, and enough to move on to 2 MiB chunks; each allocation
+ * 8-aligned and none overwriting another.
+ */
+static void test_arena(void)
+{
+	static const char text[] = "0123456789abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	enum { N = 60000 };
+	struct ld_arena *a = ld_arena_new();
+	struct ld_str *s = calloc(N, sizeof(*s));
+	char *big = NULL;
+	size_t i, len, bad = 0;
+
+	CHECK(a && s);
+	for (i = 0; a && s && i < N; i++) {
+		len = i % 41; /* 0..40: both sides of the inline copy's 32 */
+		s[i] = i & 1 ? ld_arena_str(a, text + i % 23, len) :
+			       ld_arena_str_short(a, text + i % 23, len,
+						  text + sizeof(text) - 1);
+		if (i == N / 2) {
+			big = ld_arena_alloc(a, 300 * 1024);
+			if (big)
+				memset(big, 'x', 300 * 1024);
+		}
+	}
+	for (i = 0; a && s && i < N; i++) {
+		len = i % 41;
+		if (!s[i].s || s[i].len != len || (uintptr_t)s[i].s & 7 ||
+		    memcmp(s[i].s, text + i % 23, len) || s[i].s[len])
+			bad++;
+	}
+	CHECK(bad == 0);
+	CHECK(big && !((uintptr_t)big & 7) && big[0] == 'x' &&
+	      big[300 * 1024 - 1] == 'x');
+	CHECK(a && a->total > (size_t)2 << 20); /* into the big chunks */
+	free(s);
+	if (a)
+		ld_arena_free(a);
+	report("arena");
+}
+
+/*
  * A map of kernel ids packed after the last put (ld_map_pack): the same
  * answers as before, for keys in and between the words of its bitmap,
  * past its end and in its hash; keys whose values do not count up in
@@ -1466,6 +1509,7 @@ int main(int argc, char **argv)
 	test_lookup();
 	test_stream_pool();
 	test_map_pack();
+	test_arena();
 	test_streamed(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (argc > 2)
 		test_generated(argv[2]);
