@@ -193,7 +193,7 @@ static int focus_cycle(struct ctx *ctx, const char *want, struct sub *s)
 		ld_cycles_free(&cs);
 		err_prefix(ctx);
 		fputs("no cycle '", stderr);
-		out_text(stderr, want, strlen(want));
+		out_arg(stderr, want);
 		fputs("' in this model (see 'cycles --weak')\n", stderr);
 		return EXIT_USAGE;
 	}

@@ -194,7 +194,7 @@ int resolve_class(struct ctx *ctx, const char *arg, uint32_t *id)
 	if (n > 1) {
 		err_prefix(ctx);
 		fprintf(stderr, "%u classes are named '", n);
-		out_text(stderr, arg, strlen(arg));
+		out_arg(stderr, arg);
 		fputs("'; pick one by id:\n", stderr);
 		for (i = 0; i < n && i < 8; i++) {
 			const struct ld_class *c = &m->classes[ids[i]];
@@ -222,7 +222,7 @@ int resolve_class(struct ctx *ctx, const char *arg, uint32_t *id)
 	n = ld_suggest_classes(m, arg, ids, 5);
 	err_prefix(ctx);
 	fputs("no lock class named '", stderr);
-	out_text(stderr, arg, strlen(arg));
+	out_arg(stderr, arg);
 	fprintf(stderr, "'%s\n", n ? "; close names:" : "");
 	for (i = 0; i < n; i++) {
 		fputs("    ", stderr);

@@ -278,6 +278,18 @@ void out_text(FILE *f, const char *s, size_t len)
 	text(f, s, len, false);
 }
 
+void out_arg(FILE *f, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len <= 200) {
+		text(f, s, len, false);
+		return;
+	}
+	text(f, s, 200, false);
+	fprintf(f, "... (%zu bytes)", len);
+}
+
 void out_text_quoted(FILE *f, const char *s, size_t len)
 {
 	fputc('"', f);

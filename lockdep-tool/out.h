@@ -73,6 +73,11 @@ static inline void jw_kbool(struct jw *w, const char *k, bool v)
 
 /* Text: printable UTF-8 as is, anything else as \xHH. */
 void out_text(FILE *f, const char *s, size_t len);
+/*
+ * An argument echoed in a message: out_text() of at most its first 200
+ * bytes, then "... (N bytes)"; a 10 MB name is not written back whole.
+ */
+void out_arg(FILE *f, const char *s);
 /* The same in double quotes, with '"' and '\\' behind a backslash. */
 void out_text_quoted(FILE *f, const char *s, size_t len);
 static inline void out_str(FILE *f, struct ld_str s)

@@ -426,6 +426,22 @@ rc=$?
 if [ $rc = 2 ] && grep -q 'too many arguments' "$WORK/words.err"
 then ok batch_many_words_small_memory
 else fail batch_many_words_small_memory "rc $rc $(head -c 300 "$WORK/words.err")"; fi
+# a 10 MB class name: refused with the name cut short in the message
+# (written back whole to an unbuffered stderr it took seconds), in the
+# three messages that echo an argument
+python3 -c "print('show ' + 'x' * (10 << 20)); print('deps @' + '9' * 99999)
+print('dot --cycle c' + '1' * 99999)" > "$WORK/long.in"
+long_fail=''
+for n in 1 2 3; do
+	sed -n "${n}p" "$WORK/long.in" |
+		"$ASAN_BIN" -s $FIX/handmade/prove > /dev/null 2> "$WORK/long.err"
+	rc=$?
+	[ $rc = 2 ] && [ "$(wc -c < "$WORK/long.err")" -lt 1000 ] &&
+		grep -q '\.\.\. ([0-9]* bytes)' "$WORK/long.err" ||
+		long_fail="$long_fail [line $n: rc $rc, $(wc -c < "$WORK/long.err") bytes]"
+done
+if [ -z "$long_fail" ]; then ok batch_long_name_cut_in_message
+else fail batch_long_name_cut_in_message "$long_fail"; fi
 
 # --- 8. man page is generated from the command table --------------------------
 if "$BIN" --man-page | cmp -s - "$SRCDIR/lockdep-tool.8"; then
