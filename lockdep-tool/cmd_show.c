@@ -182,7 +182,7 @@ static void show_text(struct ctx *ctx, uint32_t id)
 	} else if (match == LD_LSM_AMBIGUOUS) {
 		fputs("  lock_stat: ambiguous: the row '", f);
 		out_str(f, m->lockstat[row].name);
-		fputs("' fits this class and others (the kernel cuts names to 37 characters): see 'lockstat'\n",
+		fputs("' fits this class and others (the kernel cuts names to 37 characters), or is one of several rows for it: see 'lockstat'\n",
 		      f);
 	} else if (match == LD_LSM_NONE) {
 		fputs("  lock_stat: no row (not acquired since the statistics were cleared)\n",

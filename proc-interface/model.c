@@ -478,7 +478,42 @@ const struct ld_stat *ld_stat_get(const struct ld_model *m, const char *key)
 	return NULL;
 }
 
-/* CSR adjacency in both directions, in dependency-list order. */
+/*
+ * A class's dependency on another listed twice (the kernel keeps one
+ * entry per pair: a file that changed while it was read, or was edited):
+ * every entry after the first dropped, with a warning; or 0.
+ */
+static uint32_t drop_duplicate_deps(struct ld_model *m, uint32_t *stamp)
+{
+	uint32_t n = m->nr_classes, c, k, i, j, dups = 0;
+
+	memset(stamp, 0, (n + 1) * sizeof(*stamp));
+	for (c = 0; c < n; c++) {
+		for (k = m->out_off[c]; k < m->out_off[c + 1]; k++) {
+			struct ld_dep *d = &m->deps[m->out[k]];
+
+			if (stamp[d->to] == c + 1) {
+				d->from = LD_NONE; /* dropped below */
+				dups++;
+			}
+			stamp[d->to] = c + 1;
+		}
+	}
+	if (!dups)
+		return 0;
+	for (i = 0, j = 0; i < m->nr_deps; i++)
+		if (m->deps[i].from != LD_NONE)
+			m->deps[j++] = m->deps[i];
+	m->nr_deps = j;
+	ld_warn(m, "%u dependency entries repeat an earlier one: ignored",
+		dups);
+	return dups;
+}
+
+/*
+ * CSR adjacency in both directions, in dependency-list order; duplicate
+ * dependencies dropped first.
+ */
 int ld_index_deps(struct ld_model *m)
 {
 	uint32_t n = m->nr_classes, i, *pos;
@@ -513,6 +548,16 @@ int ld_index_deps(struct ld_model *m)
 	memcpy(pos, m->in_off, n * sizeof(uint32_t));
 	for (i = 0; i < m->nr_deps; i++)
 		m->in[pos[m->deps[i].to]++] = i;
+	if (drop_duplicate_deps(m, pos)) {
+		/* again, without them: rare, so simply */
+		free(pos);
+		free(m->out_off);
+		free(m->in_off);
+		free(m->out);
+		free(m->in);
+		m->out_off = m->in_off = m->out = m->in = NULL;
+		return ld_index_deps(m);
+	}
 	free(pos);
 	return 0;
 }
@@ -649,9 +694,12 @@ static uint32_t lockstat_lookup(const struct ld_model *m, const uint32_t *head,
 	return nr;
 }
 
+/* A class named by more than one lock_stat row, while they are joined */
+#define LS_CONTESTED (LD_NONE - 1)
+
 static int join_lockstat(struct ld_model *m)
 {
-	uint32_t n = 64, *head, *next, i;
+	uint32_t n = 64, *head, *next, i, contested = 0;
 	char buf[64];
 
 	if (!m->nr_lockstat)
@@ -697,16 +745,38 @@ static int join_lockstat(struct ld_model *m)
 			ls->has_r = false;
 			nr = 1;
 		}
-		if (nr == 1) {
+		if (nr == 1 && m->classes[found].lockstat == LD_NONE) {
 			ls->match = LD_LSM_EXACT;
 			ls->class = found;
-			if (m->classes[found].lockstat == LD_NONE)
-				m->classes[found].lockstat = i;
+			m->classes[found].lockstat = i;
+		} else if (nr == 1) {
+			/*
+			 * A second row for one class (lock_stat lists each
+			 * class once: it changed while it was read): which
+			 * one is the class's is not known.
+			 */
+			uint32_t prev = m->classes[found].lockstat;
+
+			if (prev != LS_CONTESTED) {
+				m->lockstat[prev].match = LD_LSM_AMBIGUOUS;
+				m->lockstat[prev].class = LD_NONE;
+				contested++;
+			}
+			m->classes[found].lockstat = LS_CONTESTED;
+			ls->match = LD_LSM_AMBIGUOUS;
+			ls->class = LD_NONE;
+			contested++;
 		} else {
 			ls->match = nr ? LD_LSM_AMBIGUOUS : LD_LSM_NONE;
 			ls->class = LD_NONE;
 		}
 	}
+	for (i = 0; contested && i < m->nr_classes; i++)
+		if (m->classes[i].lockstat == LS_CONTESTED)
+			m->classes[i].lockstat = LD_NONE;
+	if (contested)
+		ld_warn(m, "lock_stat: %u rows name a class that another row names too: not joined",
+			contested);
 	free(head);
 	free(next);
 	return 0;

@@ -792,10 +792,40 @@ static inline const char *fast_chain(const char *p, const char *end,
 	return p;
 }
 
-static int parse_chains(struct ld_model *m, const struct ld_section *s,
-			const struct ld_map *ids, struct ex_file *fout,
-			struct ld_diag *d)
+/*
+ * Whether the chain just added repeats the id of one before it (from
+ * @first): the kernel lists lock_chains[] in index order, so an id above
+ * the last is new; only past one that is not are the ids put in @seen.
+ */
+static int chain_id_repeated(const struct ld_model *m, uint32_t first,
+			     struct ld_map *seen, bool *hashed, int64_t *last)
 {
+	uint32_t kid = m->chains[m->nr_chains - 1].kid, old, i;
+
+	if (!*hashed) {
+		if ((int64_t)kid > *last) {
+			*last = kid;
+			return 0;
+		}
+		*hashed = true;
+		ld_map_init_ids(seen, 1u << 20);	/* ids index an array */
+		for (i = first; i + 1 < m->nr_chains; i++)
+			if (ld_map_put(seen, m->chains[i].kid, 0, &old))
+				return -ENOMEM;
+	}
+	if (ld_map_put(seen, kid, 0, &old))
+		return -ENOMEM;
+	return old != LD_NONE;
+}
+
+/* parse_chains(), with @seen for chain_id_repeated(), freed by it */
+static int parse_chain_lines(struct ld_model *m, const struct ld_section *s,
+			     const struct ld_map *ids, struct ex_file *fout,
+			     struct ld_map *seen, struct ld_diag *d)
+{
+	uint32_t first = m->nr_chains;
+	bool hashed = false;
+	int64_t last = -1;
 	struct ex_file f;
 	const char *line, *ts;
 	size_t len, tl;
@@ -828,6 +858,13 @@ static int parse_chains(struct ld_model *m, const struct ld_section *s,
 			f.l.p = next;
 			f.l.lineno++;
 			m->nr_chains++;
+			if (ch->kid > last && !hashed) {
+				last = ch->kid; /* chain_id_repeated(), inline */
+				continue;
+			}
+			ret = chain_id_repeated(m, first, seen, &hashed, &last);
+			if (ret)
+				break;
 			continue;
 		}
 		memset(ch, 0, sizeof(*ch));
@@ -887,13 +924,32 @@ static int parse_chains(struct ld_model *m, const struct ld_section *s,
 				       (unsigned long long)depth);
 		ch->depth = depth;
 		m->nr_chains++;
+		ret = chain_id_repeated(m, first, seen, &hashed, &last);
+		if (ret)
+			break;
 	}
+	if (ret > 0)
+		return ld_diag(d, &f.l, "chain %u listed twice",
+			       m->chains[m->nr_chains - 1].kid);
 	if (ret < 0)
 		return ret;
 	m->have.chains = true;
 	m->have.chain_keys = true;
 	*fout = f;
 	return 0;
+}
+
+static int parse_chains(struct ld_model *m, const struct ld_section *s,
+			const struct ld_map *ids, struct ex_file *fout,
+			struct ld_diag *d)
+{
+	struct ld_map seen;
+	int ret;
+
+	ld_map_init_ids(&seen, 0);
+	ret = parse_chain_lines(m, s, ids, fout, &seen, d);
+	ld_map_free(&seen);
+	return ret;
 }
 
 static int parse_stats(struct ld_model *m, const struct ld_section *s,

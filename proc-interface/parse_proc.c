@@ -210,7 +210,72 @@ struct pass1 {
 	uint32_t first; /* the first class it added */
 	uint32_t nr_refs; /* " -> " lines */
 	uint64_t stop; /* offset where a cut file's last whole line ends */
+	/* class lines (from first) to classes, when some were dropped */
+	uint32_t *remap;
 };
+
+/*
+ * A class listed twice, same key and same name (lockdep_proc.c walks
+ * lock_classes[] anew at each read(): a class freed and registered again
+ * meanwhile, at another index, comes twice): the later entries dropped,
+ * their dependency lines counted to the first (p1->remap), with a
+ * warning.  Same key and another name is a collision of hashed pointers,
+ * for build_key_map().
+ */
+static int drop_duplicate_classes(struct ld_model *m, struct pass1 *p1,
+				  const char *origin)
+{
+	uint32_t first = p1->first, nr = m->nr_classes - first, i, j, old;
+	uint32_t dups = 0, *remap = NULL;
+	struct ld_map seen;
+	int ret;
+
+	ret = ld_map_init(&seen, nr);
+	for (i = first; !ret && i < m->nr_classes; i++) {
+		const struct ld_class *c = &m->classes[i];
+
+		if (!c->key_hash_known)
+			continue;
+		ret = ld_map_put(&seen, c->key_hash, i, &old);
+		if (ret || old == LD_NONE ||
+		    c->name.len != m->classes[old].name.len ||
+		    memcmp(c->name.s, m->classes[old].name.s, c->name.len))
+			continue;
+		if (!remap) {
+			remap = malloc(nr * sizeof(*remap));
+			if (!remap) {
+				ret = -ENOMEM;
+				break;
+			}
+			for (j = 0; j < nr; j++)
+				remap[j] = first + j;
+		}
+		remap[i - first] = old;
+		dups++;
+	}
+	ld_map_free(&seen);
+	if (ret || !dups) {
+		free(remap);
+		return ret;
+	}
+	/* in order: a duplicate's first entry has its new index already */
+	for (i = first, j = first; i < m->nr_classes; i++) {
+		if (remap[i - first] != i) {
+			remap[i - first] = remap[remap[i - first] - first];
+			continue;
+		}
+		remap[i - first] = j;
+		if (j != i) {
+			m->classes[j] = m->classes[i];
+			m->classes[j].id = j;
+		}
+		j++;
+	}
+	m->nr_classes = j;
+	p1->remap = remap;
+	return ld_warn(m, "%s: %u classes listed again with the same key and name (the file changed while it was read?): counted once",
+		       origin, dups);
+}
 
 /* Lookahead for the fast paths, from a stream's buffer (ld_lines_avail) */
 #define PROC_SPAN 512
@@ -477,7 +542,7 @@ static int lockdep_deps(struct ld_model *m, const struct ld_section *s,
 		}
 		dep = &m->deps[m->nr_deps++];
 		memset(dep, 0, sizeof(*dep));
-		dep->from = cur - 1;
+		dep->from = p1->remap ? p1->remap[cur - 1 - p1->first] : cur - 1;
 		dep->to = to;
 		dep->distance = 1;
 		dep->trace = LD_NONE;
@@ -699,8 +764,12 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 	int ret;
 
 	ret = lockdep_classes(m, ls, &p1, d);
-	if (ret)
+	if (!ret)
+		ret = drop_duplicate_classes(m, &p1, ls->origin);
+	if (ret) {
+		free(p1.remap);
 		return ret;
+	}
 	t = ld_phase(m, "lockdep classes", t);
 	ld_name_hash_build(m);
 	ret = m->name_hash ? build_key_map(m, &keys) : -ENOMEM;
@@ -801,6 +870,7 @@ out:
 	ld_stream_buf_free(st2.buf);
 	key_text_free(&kt);
 	ld_map_free(&keys);
+	free(p1.remap);
 	return ret;
 }
 

@@ -369,6 +369,61 @@ done
 if [ -z "$bad_fail" ]; then ok bad_inputs_never_crash
 else fail bad_inputs_never_crash "$bad_fail"; fi
 
+# --- 6b. entries listed twice (a file that changed while it was read):
+# counted once, or refused, with a message: never silently twice ----------
+DUP=$WORK/dup
+EXF=$FIX/export-6.12.118-workload
+mkdir -p "$DUP"
+dup_fail=''
+# /proc/lockdep: the blocks of classes 5 and 100 again, later in the file
+cp -r "$REAL" "$DUP/proc"
+python3 - "$REAL/lockdep" "$DUP/proc/lockdep" <<'EOF'
+import sys
+t = open(sys.argv[1], 'rb').read().rstrip(b'\n').split(b'\n\n')
+head, first = t[0].split(b'\n', 1)
+b = [first] + t[1:]
+b = b[:7] + [b[5]] + b[7:301] + [b[100]] + b[301:]
+open(sys.argv[2], 'wb').write(head + b'\n' + b'\n\n'.join(b) + b'\n\n')
+EOF
+for c in "-j classes" "-j deps @100 --depth 3" "-j chains" "dot" "lockstat"; do
+	# shellcheck disable=SC2086 # c is several words
+	"$ASAN_BIN" -s "$REAL" $c > "$DUP/want" 2> /dev/null
+	# shellcheck disable=SC2086
+	"$ASAN_BIN" -s "$DUP/proc" $c > "$DUP/got" 2> "$DUP/err"
+	cmp -s "$DUP/want" "$DUP/got" &&
+		grep -q '2 classes listed again with the same key and name' "$DUP/err" ||
+		dup_fail="$dup_fail [proc class twice: $c]"
+done
+# export deps: one entry twice; its pair listed once, with a warning
+cp -r $EXF "$DUP/deps"
+awk '{print} $0 == "0 1 1 SN 0" {print}' $EXF/deps > "$DUP/deps/deps"
+"$ASAN_BIN" -s $EXF -j deps @0 > "$DUP/want" 2> /dev/null
+"$ASAN_BIN" -s "$DUP/deps" -j deps @0 > "$DUP/got" 2> "$DUP/err"
+cmp -s "$DUP/want" "$DUP/got" &&
+	grep -q '1 dependency entries repeat an earlier one: ignored' "$DUP/err" ||
+	dup_fail="$dup_fail [export dependency twice]"
+# export chains: a chain twice, next to itself and far from it: refused
+for at in 5 3900; do
+	cp -r $EXF "$DUP/chains-$at"
+	awk -v at=$at -v src=5 'NR == src {keep = $0} {print}
+		NR == at {print keep}' $EXF/chains > "$DUP/chains-$at/chains"
+	"$ASAN_BIN" -s "$DUP/chains-$at" chains --count > /dev/null 2> "$DUP/err"
+	rc=$?
+	[ $rc = 3 ] && grep -q "chains:$((at + 1)): chain 2 listed twice" "$DUP/err" ||
+		dup_fail="$dup_fail [chain twice at $at: rc $rc]"
+done
+# lock_stat: a class's row twice: neither row is joined to it
+cp -r "$REAL" "$DUP/ls"
+awk '{print} /^ *console_mutex:/ {sub(/ 11 /, " 99 "); print}' \
+	"$REAL/lock_stat" > "$DUP/ls/lock_stat"
+"$ASAN_BIN" -s "$DUP/ls" -j lockstat --top 0 2> "$DUP/err" |
+	jq -e '[.entries[] | select(.printed_name == "console_mutex") |
+		select(.match == "ambiguous" and .class == null)] | length == 2' \
+	> /dev/null && grep -q '2 rows name a class that another row names too' \
+	"$DUP/err" || dup_fail="$dup_fail [lock_stat row twice]"
+if [ -z "$dup_fail" ]; then ok entries_listed_twice_counted_once
+else fail entries_listed_twice_counted_once "$dup_fail"; fi
+
 # --- 7. exit status on a closed pipe and on a full disk ----------------------
 "$ASAN_BIN" -s "$REAL" classes 2> "$WORK/pipe.err" | head -n 1 > /dev/null
 rc=${PIPESTATUS[0]}

@@ -1319,11 +1319,7 @@ static void test_map_pack(void)
 
 static void test_streamed(const char *tmpdir)
 {
-	static const char classes[] =
-		"# lockdep classes 1 generation 3\n#\n"
-		"0 k0 1 0 0x0 - 0 0 0 - 0 0 a\n"
-		"1 k1 1 0 0x0 - 0 0 0 - 0 0 b\n"
-		"# end generation 3\n";
+	char classes[8192];
 	struct ld_model *m = NULL, *w;
 	char path[4096], moved[4200], dir[2048], *deps, *buf = NULL;
 	size_t len = 0, o;
@@ -1366,21 +1362,27 @@ static void test_streamed(const char *tmpdir)
 	/* a comment line far longer than the buffer, amid short ones */
 	snprintf(dir, sizeof(dir), "%s/stream.XXXXXX", tmpdir);
 	CHECK(mkdtemp(dir) != NULL);
+	/* 140 classes: 4000 pairs of them, each once (no repeats) */
+	o = sprintf(classes, "# lockdep classes 1 generation 3\n#\n");
+	for (i = 0; i < 140; i++)
+		o += sprintf(classes + o, "%d k%d 1 0 0x0 - 0 0 0 - 0 0 c%d\n",
+			     i, i, i);
+	o += sprintf(classes + o, "# end generation 3\n");
 	snprintf(path, sizeof(path), "%s/classes", dir);
-	write_file(path, classes, strlen(classes));
+	write_file(path, classes, o);
 	deps = malloc(1 << 20);
 	CHECK(deps != NULL);
 	if (!deps)
 		return report("streamed_like_whole_files");
 	o = sprintf(deps, "# lockdep deps 1 generation 3\n#\n");
 	for (i = 0; i < 2000; i++)
-		o += sprintf(deps + o, "%d %d 1 EN -\n", i & 1, !(i & 1));
+		o += sprintf(deps + o, "%d %d 1 EN -\n", i / 40, 100 + i % 40);
 	deps[o++] = '#';
 	memset(deps + o, 'x', 300000);
 	o += 300000;
 	deps[o++] = '\n';
-	for (i = 0; i < 2000; i++)
-		o += sprintf(deps + o, "0 1 1 SR -\n");
+	for (i = 2000; i < 4000; i++)
+		o += sprintf(deps + o, "%d %d 1 SR -\n", i / 40, 100 + i % 40);
 	o += sprintf(deps + o, "# end generation 3\n");
 	snprintf(path, sizeof(path), "%s/deps", dir);
 	write_file(path, deps, o);
