@@ -123,6 +123,8 @@ bool opt_uint(struct ctx *ctx, struct cmd_args *a, int idx, const char *name,
 	      unsigned long max, unsigned long *v, int *ret);
 
 /* Renderers shared between commands */
+/* The members every class object has (id, name, usage, fd, bd), open */
+void json_class_open(struct jw *w, const struct ld_model *m, uint32_t c);
 void json_class(struct jw *w, const struct ld_model *m, uint32_t c, bool brief);
 void json_usage(struct jw *w, const struct ld_class *c);
 void text_num(FILE *f, int width, struct ld_num n);

@@ -141,6 +141,8 @@ int cmd_dot(struct ctx *ctx, struct cmd_args *a)
 
 #define IN(c) (in[c])
 	if (ctx->json) {
+		if (root == LD_NONE)
+			ld_fd_bd_all(m); /* all at once, faster than one by one */
 		struct jw w;
 
 		jw_init(&w, f, ctx->pretty);
@@ -155,14 +157,18 @@ int cmd_dot(struct ctx *ctx, struct cmd_args *a)
 		for (i = 0; i < m->nr_classes; i++) {
 			if (!IN(i))
 				continue;
-			jw_obj_start(&w);
-			jw_kint(&w, "id", i);
-			jw_kstrn(&w, "name", m->classes[i].name);
+			json_class_open(&w, m, i);
 			jw_kstr(&w, "kind", class_irq_kind(&m->classes[i]));
 			jw_obj_end(&w);
 		}
 		jw_arr_end(&w);
+		/* no dependency data: not an empty list */
 		jw_key(&w, "edges");
+		if (!m->have.deps) {
+			jw_null(&w);
+			jw_doc_end(&w);
+			goto out;
+		}
 		jw_arr_start(&w);
 		for (i = 0; i < m->nr_classes; i++) {
 			if (!IN(i))
@@ -201,8 +207,12 @@ int cmd_dot(struct ctx *ctx, struct cmd_args *a)
 			for (k = m->out_off[i]; k < m->out_off[i + 1]; k++)
 				ne += IN(m->deps[m->out[k]].to);
 		}
-	fprintf(f, "// lockdep-tool dot: %u classes, %u dependencies\n", nn,
-		ne);
+	if (m->have.deps)
+		fprintf(f, "// lockdep-tool dot: %u classes, %u dependencies\n",
+			nn, ne);
+	else
+		fprintf(f, "// lockdep-tool dot: %u classes, dependencies unknown\n",
+			nn);
 	dot_legend(f);
 	fputs("digraph lockdep {\n"
 	      "\tgraph [rankdir=LR];\n"

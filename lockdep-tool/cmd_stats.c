@@ -85,12 +85,26 @@ static bool is_paired_limit(const struct ld_model *m, const struct ld_stat *st)
 	return false;
 }
 
-static void permille_str(int64_t used, int64_t max, char *buf, size_t n)
+/*
+ * @used of @max in tenths of a percent, rounded; false when there is no
+ * share to give (a limit of 0 or less).  128 bits: a file may hold any
+ * 64-bit value.
+ */
+static bool permille(int64_t used, int64_t max, int64_t *pm)
 {
-	int64_t pm = max > 0 ? (used * 1000 + max / 2) / max : 0;
+	__int128 v;
 
+	if (max <= 0)
+		return false;
+	v = ((__int128)used * 1000 + max / 2) / max;
+	*pm = v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : v;
+	return true;
+}
+
+static void permille_str(int64_t pm, char *buf, size_t n)
+{
 	snprintf(buf, n, "%lld.%lld%%", (long long)(pm / 10),
-		 (long long)(pm % 10));
+		 (long long)llabs(pm % 10));
 }
 
 int cmd_stats(struct ctx *ctx, struct cmd_args *a)
@@ -100,6 +114,7 @@ int cmd_stats(struct ctx *ctx, struct cmd_args *a)
 	uint32_t i;
 	struct cap c;
 	char pct[32];
+	int64_t pm;
 	struct jw w;
 
 	(void)a;
@@ -136,9 +151,9 @@ int cmd_stats(struct ctx *ctx, struct cmd_args *a)
 			else
 				jw_null(&w);
 			jw_key(&w, "permille");
-			if (cap && c.max > 0 && st->src != LD_SRC_NONE)
-				jw_int(&w,
-				       (st->value * 1000 + c.max / 2) / c.max);
+			if (cap && st->src != LD_SRC_NONE &&
+			    permille(st->value, c.max, &pm))
+				jw_int(&w, pm);
 			else
 				jw_null(&w);
 			jw_obj_end(&w);
@@ -165,9 +180,12 @@ int cmd_stats(struct ctx *ctx, struct cmd_args *a)
 		}
 		fprintf(ctx->out, "%11lld", (long long)st->value);
 		if (find_cap(m, st, &c)) {
-			permille_str(st->value, c.max, pct, sizeof(pct));
-			fprintf(ctx->out, " / %lld (%s)", (long long)c.max,
-				pct);
+			fprintf(ctx->out, " / %lld", (long long)c.max);
+			/* no share of a limit of 0 (a wrong "0.0%") */
+			if (permille(st->value, c.max, &pm)) {
+				permille_str(pm, pct, sizeof(pct));
+				fprintf(ctx->out, " (%s)", pct);
+			}
 		}
 		fputc('\n', ctx->out);
 	}
@@ -181,10 +199,11 @@ int cmd_stats(struct ctx *ctx, struct cmd_args *a)
 
 		/* above 80 percent, as the man page says */
 		if (st->src == LD_SRC_NONE || !find_cap(m, st, &c) ||
-		    c.max <= 0 ||
-		    st->value * 1000 <= c.max * WARN_PERMILLE)
+		    !permille(st->value, c.max, &pm) ||
+		    (__int128)st->value * 1000 <=
+			    (__int128)c.max * WARN_PERMILLE)
 			continue;
-		permille_str(st->value, c.max, pct, sizeof(pct));
+		permille_str(pm, pct, sizeof(pct));
 		n = snprintf(msg, sizeof(msg),
 			     "%.*s at %s of its limit (%lld of %lld)",
 			     (int)st->key.len, st->key.s, pct,

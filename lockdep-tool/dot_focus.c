@@ -73,9 +73,7 @@ static void write_model(struct ctx *ctx, const char *what, struct sub *s)
 		for (i = 0; i < m->nr_classes; i++) {
 			if (!s->in[i])
 				continue;
-			jw_obj_start(&w);
-			jw_kint(&w, "id", i);
-			jw_kstrn(&w, "name", m->classes[i].name);
+			json_class_open(&w, m, i);
 			jw_kstr(&w, "kind", class_irq_kind(&m->classes[i]));
 			jw_obj_end(&w);
 		}

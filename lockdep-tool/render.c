@@ -25,7 +25,7 @@ void json_usage(struct jw *w, const struct ld_class *c)
 	jw_arr_end(w);
 }
 
-void json_class(struct jw *w, const struct ld_model *m, uint32_t id, bool brief)
+void json_class_open(struct jw *w, const struct ld_model *m, uint32_t id)
 {
 	const struct ld_class *c = &m->classes[id];
 
@@ -36,6 +36,13 @@ void json_class(struct jw *w, const struct ld_model *m, uint32_t id, bool brief)
 	json_usage(w, c);
 	jw_knum(w, "fd", c->fd);
 	jw_knum(w, "bd", c->bd);
+}
+
+void json_class(struct jw *w, const struct ld_model *m, uint32_t id, bool brief)
+{
+	const struct ld_class *c = &m->classes[id];
+
+	json_class_open(w, m, id);
 	if (brief) {
 		jw_knum(w, "ops", c->ops);
 		jw_obj_end(w);

@@ -689,14 +689,20 @@ add:
 	return 0;
 }
 
+/*
+ * Without the traces file the usage file's trace ids lead nowhere: the
+ * usage traces are unknown then, not "no stack saved".
+ */
 static int parse_usage(struct ld_model *m, const struct ld_section *s,
 		       const struct ld_map *ids, const struct ld_map *tids,
-		       struct ex_file *fout, struct ld_diag *d)
+		       bool have_traces, struct ex_file *fout,
+		       struct ld_diag *d)
 {
 	struct ex_file f;
 	const char *line, *ts;
 	size_t len, tl;
 	char q[LD_QBUF];
+	uint32_t dangling = 0;
 	int ret;
 
 	ret = ex_open(&f, s, "usage", d);
@@ -722,18 +728,25 @@ static int parse_usage(struct ld_model *m, const struct ld_section *s,
 			if (!ld_tok_u64(ts, tl, &x))
 				BAD_FIELD("trace id");
 			t = ld_map_get(tids, x);
+			if (t == LD_NONE && have_traces)
+				dangling++;
 		}
 		if (p != end)
 			return ld_diag(d, &f.l, "trailing text");
 		if (c == LD_NONE) {
-			m->nr_unresolved++;
+			dangling++;
 			continue;
 		}
 		m->classes[c].usage_trace[bit] = t;
 	}
 	if (ret < 0)
 		return ret;
-	m->have.usage_traces = true;
+	if (dangling) {
+		m->nr_unresolved += dangling;
+		ld_warn(m, "%s: %u references to unknown classes or traces",
+			s->origin, dangling);
+	}
+	m->have.usage_traces = have_traces;
 	*fout = f;
 	return 0;
 }
@@ -1149,7 +1162,7 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 	}
 	if (files[LD_EX_USAGE]) {
 		ret = parse_usage(m, files[LD_EX_USAGE], &ids, &tids,
-				  &f[LD_EX_USAGE], d);
+				  seen[LD_EX_TRACES], &f[LD_EX_USAGE], d);
 		if (ret)
 			goto join;
 		seen[LD_EX_USAGE] = true;

@@ -424,6 +424,29 @@ awk '{print} /^ *console_mutex:/ {sub(/ 11 /, " 99 "); print}' \
 if [ -z "$dup_fail" ]; then ok entries_listed_twice_counted_once
 else fail entries_listed_twice_counted_once "$dup_fail"; fi
 
+# unknown is not none: usage stacks without the traces file, a share of
+# a limit of 0, edges of a source without dependencies
+unk_fail=''
+cp -r $EXF "$DUP/notraces"
+rm "$DUP/notraces/traces"
+"$ASAN_BIN" -s "$DUP/notraces" show text_mutex 2> /dev/null |
+	grep -q '^  usage traces: unknown' || unk_fail="$unk_fail [usage stacks]"
+"$ASAN_BIN" -s "$DUP/notraces" -j show text_mutex 2> /dev/null |
+	jq -e '.usage_traces == null' > /dev/null ||
+	unk_fail="$unk_fail [usage stacks, JSON]"
+cp -r "$REAL" "$DUP/max0"
+sed -i 's/^ lock-classes: *\([0-9]*\) \[max: [0-9]*\]/ lock-classes: \1 [max: 0]/' \
+	"$DUP/max0/lockdep_stats"
+"$ASAN_BIN" -s "$DUP/max0" stats | grep -qE '^ lock-classes: +616 / 0$' ||
+	unk_fail="$unk_fail [share of max 0]"
+"$ASAN_BIN" -s $FIX/handmade/noprove -j dot 2> /dev/null |
+	jq -e '.edges == null and (.nodes[0] | has("usage") and has("fd"))' \
+	> /dev/null || unk_fail="$unk_fail [dot edges without dependencies]"
+"$ASAN_BIN" -s $FIX/handmade/noprove dot 2> /dev/null | head -n 1 |
+	grep -q 'dependencies unknown' || unk_fail="$unk_fail [dot header]"
+if [ -z "$unk_fail" ]; then ok unknown_is_not_none
+else fail unknown_is_not_none "$unk_fail"; fi
+
 # --- 7. exit status on a closed pipe and on a full disk ----------------------
 "$ASAN_BIN" -s "$REAL" classes 2> "$WORK/pipe.err" | head -n 1 > /dev/null
 rc=${PIPESTATUS[0]}
