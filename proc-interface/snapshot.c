@@ -115,6 +115,13 @@ static int open_input(const char *path, bool regular, struct ld_diag *d)
 		ld_diagf(d, "%s: not a regular file", path);
 		return -EINVAL;
 	}
+	/* a pipe (-s <(...)) is read to its end; a device never ends */
+	if (!regular && !fstat(fd, &st) &&
+	    (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
+		close(fd);
+		ld_diagf(d, "%s: a device, not a file or a pipe", path);
+		return -EINVAL;
+	}
 	return fd;
 }
 

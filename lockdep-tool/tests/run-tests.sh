@@ -447,6 +447,13 @@ sed -i 's/^ lock-classes: *\([0-9]*\) \[max: [0-9]*\]/ lock-classes: \1 [max: 0]
 if [ -z "$unk_fail" ]; then ok unknown_is_not_none
 else fail unknown_is_not_none "$unk_fail"; fi
 
+# a device is not a snapshot: /dev/zero was read to the 1 GiB limit
+"$ASAN_BIN" -s /dev/zero stats > /dev/null 2> "$DUP/err"
+rc=$?
+if [ $rc = 3 ] && grep -q '/dev/zero: a device' "$DUP/err"
+then ok lone_device_is_refused
+else fail lone_device_is_refused "rc $rc $(head -c 300 "$DUP/err")"; fi
+
 # --- 7. exit status on a closed pipe and on a full disk ----------------------
 "$ASAN_BIN" -s "$REAL" classes 2> "$WORK/pipe.err" | head -n 1 > /dev/null
 rc=${PIPESTATUS[0]}
