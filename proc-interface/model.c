@@ -517,6 +517,7 @@ static uint32_t drop_duplicate_deps(struct ld_model *m, uint32_t *stamp)
 int ld_index_deps(struct ld_model *m)
 {
 	uint32_t n = m->nr_classes, i, *pos;
+	int ret;
 
 	m->out_off = calloc(n + 2, sizeof(uint32_t));
 	m->in_off = calloc(n + 2, sizeof(uint32_t));
@@ -524,13 +525,8 @@ int ld_index_deps(struct ld_model *m)
 	m->in = ld_alloc_big((m->nr_deps + 1) * sizeof(uint32_t));
 	pos = malloc((n + 1) * sizeof(uint32_t));
 	if (!m->out_off || !m->in_off || !m->out || !m->in || !pos) {
-		free(pos);
-		free(m->out_off);
-		free(m->in_off);
-		free(m->out);
-		free(m->in);
-		m->out_off = m->in_off = m->out = m->in = NULL;
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto drop;
 	}
 	ld_populate(m->out, (m->nr_deps + 1) * sizeof(uint32_t));
 	ld_populate(m->in, (m->nr_deps + 1) * sizeof(uint32_t));
@@ -548,18 +544,19 @@ int ld_index_deps(struct ld_model *m)
 	memcpy(pos, m->in_off, n * sizeof(uint32_t));
 	for (i = 0; i < m->nr_deps; i++)
 		m->in[pos[m->deps[i].to]++] = i;
-	if (drop_duplicate_deps(m, pos)) {
-		/* again, without them: rare, so simply */
+	if (!drop_duplicate_deps(m, pos)) {
 		free(pos);
-		free(m->out_off);
-		free(m->in_off);
-		free(m->out);
-		free(m->in);
-		m->out_off = m->in_off = m->out = m->in = NULL;
-		return ld_index_deps(m);
+		return 0;
 	}
+	ret = 1; /* again, without them: rare, so simply */
+drop:
 	free(pos);
-	return 0;
+	free(m->out_off);
+	free(m->in_off);
+	free(m->out);
+	free(m->in);
+	m->out_off = m->in_off = m->out = m->in = NULL;
+	return ret < 0 ? ret : ld_index_deps(m);
 }
 
 /*
