@@ -29,12 +29,12 @@ static int usage_match(const struct ld_class *c, const char *state)
 
 		if (set & ~must)
 			return 0;
-		/* /proc's "....": OPS says whether it was ever taken */
-		if (known != LD_USAGE_ALL && !must && ld_known(c->ops))
-			return !c->ops.v;
-		if (known != LD_USAGE_ALL)
-			return -1;
-		return set == must;
+		/*
+		 * /proc's "...." with OPS > 0 stays unknown: taken as a
+		 * writer or a reader, or not at all, since the kernel keeps
+		 * OPS per class slot and a zapped class's slot is reused.
+		 */
+		return known == LD_USAGE_ALL ? set == must : -1;
 	} else {
 		bit = ld_usage_from_word(state);
 		if (bit < 0)

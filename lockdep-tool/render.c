@@ -134,13 +134,7 @@ const char *class_irq_kind(const struct ld_class *c)
 	if (!u && (c->usage_known & (B(USED) | B(USED_READ))) ==
 			  (B(USED) | B(USED_READ)))
 		return "unused";
-	/*
-	 * /proc/lockdep's "...." is a class used in process context only or
-	 * not used at all; OPS (CONFIG_DEBUG_LOCKDEP) tells them apart, as
-	 * every acquisition counts there.  Without it: no irq use seen.
-	 */
-	if (!(u & (B(USED) | B(USED_READ))) && ld_known(c->ops) && !c->ops.v)
-		return "unused";
+	/* /proc/lockdep's "....": used in process context only, or unused */
 	return "no-irq";
 }
 

@@ -280,6 +280,36 @@ static int drop_duplicate_classes(struct ld_model *m, struct pass1 *p1,
 /* Lookahead for the fast paths, from a stream's buffer (ld_lines_avail) */
 #define PROC_SPAN 512
 
+#define B(x) (1u << LD_##x)
+
+/*
+ * What the usage characters imply about the two bits they do not show:
+ * every usage bit is set by an acquisition, which mark_usage() also
+ * marks LOCK_USED (a writer) or LOCK_USED_READ (a reader), and OPS
+ * (CONFIG_DEBUG_LOCKDEP) counts every acquisition in the class's slot,
+ * so "...." with OPS 0 is a class never taken: no bit set at all.  OPS
+ * above 0 says less: the count is never reset when a zapped class's
+ * slot is reused.
+ */
+static void usage_infer(struct ld_class *c)
+{
+	const uint16_t wr = B(USED_IN_HARDIRQ) | B(ENABLED_HARDIRQ) |
+			    B(USED_IN_SOFTIRQ) | B(ENABLED_SOFTIRQ);
+
+	if (c->usage & wr) {
+		c->usage |= B(USED);
+		c->usage_known |= B(USED);
+	}
+	if (c->usage & (LD_USAGE_IRQ & ~wr)) {
+		c->usage |= B(USED_READ);
+		c->usage_known |= B(USED_READ);
+	}
+	if (!c->usage && ld_known(c->ops) && !c->ops.v)
+		c->usage_known = LD_USAGE_ALL;
+}
+
+#undef B
+
 static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 			   struct pass1 *p1, struct ld_diag *d)
 {
@@ -422,6 +452,7 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 				}
 			}
 			c->usage_known = LD_USAGE_IRQ;
+			usage_infer(c);
 			c->usage_src = LD_SRC_PROC;
 			p += 5;
 			prove = true;

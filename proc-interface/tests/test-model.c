@@ -126,15 +126,21 @@ static void test_handmade_prove(void)
 	CHECK(c->ops.v == 310);
 	CHECK(!ld_known(c->wait_inner));
 	c = &m->classes[cls(m, "rcu_read_lock")];
+	/* read bits imply a read acquisition: USED_READ, USED unknown */
 	CHECK(c->usage == ((1 << LD_USED_IN_HARDIRQ_READ) |
-			   (1 << LD_ENABLED_HARDIRQ_READ)));
-	CHECK(c->usage_known == LD_USAGE_IRQ);
+			   (1 << LD_ENABLED_HARDIRQ_READ) | (1 << LD_USED_READ)));
+	CHECK(c->usage_known == (LD_USAGE_IRQ | 1 << LD_USED_READ));
 	c = &m->classes[cls(m, "&rq->__lock")]; /* -.-. */
-	CHECK(c->usage ==
-	      ((1 << LD_USED_IN_HARDIRQ) | (1 << LD_USED_IN_SOFTIRQ)));
+	CHECK(c->usage == ((1 << LD_USED_IN_HARDIRQ) |
+			   (1 << LD_USED_IN_SOFTIRQ) | (1 << LD_USED)));
+	CHECK(c->usage_known == (LD_USAGE_IRQ | 1 << LD_USED));
 	c = &m->classes[cls(m, "&dev->mutex")]; /* +.+. */
-	CHECK(c->usage ==
-	      ((1 << LD_ENABLED_HARDIRQ) | (1 << LD_ENABLED_SOFTIRQ)));
+	CHECK(c->usage == ((1 << LD_ENABLED_HARDIRQ) |
+			   (1 << LD_ENABLED_SOFTIRQ) | (1 << LD_USED)));
+	c = &m->classes[cls(m, "(console_sem).lock")]; /* ...., OPS 77 */
+	CHECK(c->usage == 0 && c->usage_known == LD_USAGE_IRQ);
+	c = &m->classes[cls(m, "kernfs_open_file_mutex")]; /* ...., OPS 0 */
+	CHECK(c->usage == 0 && c->usage_known == LD_USAGE_ALL);
 	c = &m->classes[cls(m, "name with spaces 'q' \"dq\" #tag")];
 	CHECK(ld_nr_out(m, c->id) == 1);
 	CHECK_STR(m->classes[m->deps[m->out[m->out_off[c->id]]].to].name.s,
