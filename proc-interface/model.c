@@ -266,8 +266,8 @@ void ld_derive_name_parts(struct ld_class *c)
 	i = n;
 	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
 		i--;
-	if (i < n && i > 1 && s[i - 1] == '/' && n - i <= 3 &&
-	    !(n - i > 1 && s[i] == '0')) {
+	if (n - i == 1 && i > 1 && s[i - 1] == '/' && s[i] != '0' &&
+	    s[i] - '0' < LD_MAX_SUBCLASSES) {
 		sub = atoi(s + i);
 		n = i - 1;
 		i = n;

@@ -205,6 +205,14 @@ static inline bool num_tok(const char **p, const char *end, const char **ts,
 			BAD_FIELD(what);    \
 	} while (0)
 
+/* The same for a kernel field that is unsigned and at most @max */
+#define NEED_LD_NUM_MAX(what, n, max)                           \
+	do {                                                    \
+		NEED_LD_NUM(what, n);                           \
+		if (ld_known(n) && ((n).v < 0 || (n).v > (max))) \
+			BAD_FIELD(what);                        \
+	} while (0)
+
 static int parse_classes(struct ld_model *m, const struct ld_section *s,
 			 struct ld_map *ids, struct ex_file *fout,
 			 struct ld_diag *d)
@@ -254,8 +262,8 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 			if (!c->key_sym.s)
 				return -ENOMEM;
 		}
-		NEED_LD_NUM("name_version", c->name_version);
-		NEED_LD_NUM("subclass", c->subclass);
+		NEED_LD_NUM_MAX("name_version", c->name_version, INT32_MAX);
+		NEED_LD_NUM_MAX("subclass", c->subclass, LD_MAX_SUBCLASSES - 1);
 		NEED_TOK("usage_mask");
 		if (!ld_tok_hex(ts, tl, &mask) || mask > LD_USAGE_ALL)
 			BAD_FIELD("usage_mask");
@@ -283,14 +291,14 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 		c->usage = mask;
 		c->usage_known = LD_USAGE_ALL;
 		c->usage_src = LD_SRC_EXPORT;
-		NEED_LD_NUM("wait_inner", c->wait_inner);
-		NEED_LD_NUM("wait_outer", c->wait_outer);
-		NEED_LD_NUM("lock_type", c->lock_type);
-		NEED_LD_NUM("ops", c->ops);
+		NEED_LD_NUM_MAX("wait_inner", c->wait_inner, UINT8_MAX);
+		NEED_LD_NUM_MAX("wait_outer", c->wait_outer, UINT8_MAX);
+		NEED_LD_NUM_MAX("lock_type", c->lock_type, UINT8_MAX);
+		NEED_LD_NUM_MAX("ops", c->ops, INT64_MAX);
 		if (ld_known(c->ops))
 			m->have.ops = true;
-		NEED_LD_NUM("fd", c->nr_after);
-		NEED_LD_NUM("bd", c->nr_before);
+		NEED_LD_NUM_MAX("fd", c->nr_after, INT64_MAX);
+		NEED_LD_NUM_MAX("bd", c->nr_before, INT64_MAX);
 		if (p >= end && !(len && line[len - 1] == ' '))
 			return ld_diag(d, &f.l, "missing field 'name'");
 		/* the rest of the line is the name, '-' for none */

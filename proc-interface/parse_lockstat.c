@@ -277,7 +277,7 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 
 			p = line + 40;
 			ld_skip_spaces(&p, end);
-			if (!ld_scan_u64(&p, end, &cnt))
+			if (!ld_scan_u64(&p, end, &cnt) || cnt > INT64_MAX)
 				goto bad;
 			ld_skip_spaces(&p, end);
 			ip = p;

@@ -400,7 +400,7 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 		}
 		if (ld_eat(&p, end, " FD:")) {
 			ld_skip_spaces(&p, end);
-			if (!ld_scan_u64(&p, end, &v))
+			if (!ld_scan_u64(&p, end, &v) || v > INT64_MAX)
 				goto bad_num;
 			c->fd.v = v;
 			c->fd.src = LD_SRC_PROC;
@@ -410,7 +410,7 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 				goto out;
 			}
 			ld_skip_spaces(&p, end);
-			if (!ld_scan_u64(&p, end, &v))
+			if (!ld_scan_u64(&p, end, &v) || v > INT64_MAX)
 				goto bad_num;
 			c->bd.v = v;
 			c->bd.src = LD_SRC_PROC;

@@ -447,6 +447,39 @@ sed -i 's/^ lock-classes: *\([0-9]*\) \[max: [0-9]*\]/ lock-classes: \1 [max: 0]
 if [ -z "$unk_fail" ]; then ok unknown_is_not_none
 else fail unknown_is_not_none "$unk_fail"; fi
 
+# a number the kernel cannot print is refused with its line, not wrapped
+# or taken as a fact: FD past INT64_MAX, a negative or out-of-range
+# export field, a lock_stat point count past INT64_MAX
+rng_fail=''
+rng_case() { # NAME SOURCE FILE LINE AWK-PROGRAM EXPECTED-MESSAGE
+	rm -rf "$DUP/rng"
+	cp -r "$2" "$DUP/rng"
+	awk -v n="$4" "NR == n { $5 } {print}" "$2/$3" > "$DUP/rng/$3"
+	"$ASAN_BIN" -s "$DUP/rng" show @2 > /dev/null 2> "$DUP/err"
+	rc=$?
+	[ $rc = 3 ] && grep -qF "rng/$3:$4: $6" "$DUP/err" ||
+		rng_fail="$rng_fail [$1: rc $rc: $(head -c 200 "$DUP/err")]"
+}
+rng_case proc-fd "$REAL" lockdep 13 'sub(/FD: +8/, "FD:18446744073709551615")' \
+	'bad number in'
+rng_case proc-bd "$REAL" lockdep 13 'sub(/BD: +10/, "BD:9223372036854775808")' \
+	'bad number in'
+rng_case export-bd $EXF classes 5 '$12 = -1' "bad bd '-1'"
+rng_case export-version $EXF classes 5 '$3 = -3' "bad name_version '-3'"
+rng_case export-subclass $EXF classes 5 '$4 = 8' "bad subclass '8'"
+rng_case export-wait $EXF classes 5 '$8 = 256' "bad wait_outer '256'"
+rng_case export-ops $EXF classes 5 '$10 = -980' "bad ops '-980'"
+rng_case lockstat-point "$REAL" lock_stat 8 \
+	'sub(/ 1  /, " 9223372036854775808  ")' 'expected a lock_stat row or point'
+# the largest subclass the kernel has still loads
+rm -rf "$DUP/rng"
+cp -r $EXF "$DUP/rng"
+awk 'NR == 5 { $4 = 7 } {print}' $EXF/classes > "$DUP/rng/classes"
+"$ASAN_BIN" -s "$DUP/rng" show @2 2> /dev/null | head -n 1 |
+	grep -qx 'class @2: text_mutex/7' || rng_fail="$rng_fail [subclass 7]"
+if [ -z "$rng_fail" ]; then ok numbers_out_of_range_refused
+else fail numbers_out_of_range_refused "$rng_fail"; fi
+
 # a device is not a snapshot: /dev/zero was read to the 1 GiB limit
 "$ASAN_BIN" -s /dev/zero stats > /dev/null 2> "$DUP/err"
 rc=$?

@@ -180,6 +180,40 @@ static void test_handmade_prove(void)
 	ld_model_free(m);
 }
 
+/*
+ * A printed name's "#N" and "/N" back off: a subclass is 1..7
+ * (MAX_LOCKDEP_SUBCLASSES), anything else is part of the name.
+ */
+static void test_name_parts(void)
+{
+	static const struct {
+		const char *name, *base;
+		int64_t version, subclass;
+	} t[] = {
+		{ "&type->s_umount_key#26/1", "&type->s_umount_key", 26, 1 },
+		{ "&rq->__lock/7", "&rq->__lock", 1, 7 },
+		{ "&rq->__lock/8", "&rq->__lock/8", 1, 0 },
+		{ "&rq->__lock/12", "&rq->__lock/12", 1, 0 },
+		{ "&rq->__lock/0", "&rq->__lock/0", 1, 0 },
+		{ "&x#2/3", "&x", 2, 3 },
+		{ "&x#1", "&x#1", 1, 0 },
+		{ "/3", "/3", 1, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct ld_class c = { 0 };
+
+		c.name.s = t[i].name;
+		c.name.len = strlen(t[i].name);
+		ld_derive_name_parts(&c);
+		CHECK_STR(c.base.s, c.base.len, t[i].base);
+		CHECK(c.name_version.v == t[i].version);
+		CHECK(c.subclass.v == t[i].subclass);
+	}
+	report("name_parts");
+}
+
 static void test_handmade_noprove(void)
 {
 	struct ld_model *m = load("handmade/noprove");
@@ -1502,6 +1536,7 @@ int main(int argc, char **argv)
 {
 	fixdir = argc > 1 ? argv[1] : "proc-interface/fixtures";
 	test_handmade_prove();
+	test_name_parts();
 	test_handmade_noprove();
 	test_handmade_export();
 	test_real();
