@@ -130,8 +130,8 @@ int need_deps(struct ctx *ctx)
 	if (ctx->m->have.deps)
 		return EXIT_OK;
 	err_prefix(ctx);
-	fputs("no dependency data in this source (a kernel without CONFIG_PROVE_LOCKING?)\n",
-	      stderr);
+	fprintf(stderr, "no dependency data in this source (%s)\n",
+		missing_why(ctx->m, "lockdep", "deps"));
 	return EXIT_DATA;
 }
 

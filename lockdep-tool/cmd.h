@@ -139,6 +139,13 @@ void text_trace(FILE *f, const struct ld_model *m, uint32_t t,
 const char *fmt_us(int64_t v, char *buf, size_t size);
 /* irq colour class for DOT and text */
 const char *class_irq_kind(const struct ld_class *c);
+/*
+ * Why @m has no data of a kind that /proc keeps in @proc_file and the
+ * export in @ex_file: the file is not in the source, or the kernel did
+ * not keep it.  A static buffer.
+ */
+const char *missing_why(const struct ld_model *m, const char *proc_file,
+			const char *ex_file);
 
 /* Help and man page from the table */
 void print_help(FILE *f, const struct cmd_entry *cmd);

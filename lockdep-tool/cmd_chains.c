@@ -23,7 +23,8 @@ int cmd_chains(struct ctx *ctx, struct cmd_args *a)
 			return ret;
 	}
 	if (!m->have.chains) {
-		err_msg("chains: no chain data in this source (no /proc/lockdep_chains: a kernel without CONFIG_PROVE_LOCKING?)");
+		err_msg("chains: no chain data in this source (%s)",
+			missing_why(m, "lockdep_chains", "chains"));
 		return EXIT_DATA;
 	}
 	if (a->set[O_IRQ]) {

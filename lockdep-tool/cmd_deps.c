@@ -114,7 +114,8 @@ int cmd_deps(struct ctx *ctx, struct cmd_args *a)
 	if (ret)
 		return ret;
 	if (!m->have.deps) {
-		err_msg("deps: no dependency data in this source (a kernel without CONFIG_PROVE_LOCKING?)");
+		err_msg("deps: no dependency data in this source (%s)",
+			missing_why(m, "lockdep", "deps"));
 		return EXIT_DATA;
 	}
 	order = malloc((m->nr_classes + 1) * sizeof(*order));

@@ -58,9 +58,10 @@ int cmd_irq_check(struct ctx *ctx, struct cmd_args *a)
 		err_msg("out of memory");
 		return EXIT_DATA;
 	}
-	if (!m->have.deps && !a->set[O_BRIEF])
-		warn_msg(
-			"irq-check: no dependencies in this source: only inconsistent classes can be found");
+	/* no pair can be ruled out without them: no total is exact */
+	ret = need_deps(ctx);
+	if (ret)
+		return ret;
 	if (ctx->json) {
 		struct jw w;
 

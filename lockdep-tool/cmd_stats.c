@@ -119,7 +119,9 @@ int cmd_stats(struct ctx *ctx, struct cmd_args *a)
 
 	(void)a;
 	if (!m->have.stats) {
-		err_msg("stats: no counters in this source (no /proc/lockdep_stats)");
+		err_msg("stats: no counters in this source (%s)",
+			m->from_export ? "no 'stats' file in the export" :
+					 "no lockdep_stats file");
 		return EXIT_DATA;
 	}
 	dl = ld_stat_get(m, "debug_locks");

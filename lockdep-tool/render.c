@@ -138,6 +138,24 @@ const char *class_irq_kind(const struct ld_class *c)
 	return "no-irq";
 }
 
+const char *missing_why(const struct ld_model *m, const char *proc_file,
+			const char *ex_file)
+{
+	static char buf[128];
+
+	/* the export writes every file, empty without PROVE_LOCKING */
+	if (m->from_export)
+		snprintf(buf, sizeof(buf), "no '%s' file in the export",
+			 ex_file);
+	else if (m->have.usage) /* usage characters: PROVE_LOCKING */
+		snprintf(buf, sizeof(buf), "no %s file in this source",
+			 proc_file);
+	else
+		snprintf(buf, sizeof(buf),
+			 "a kernel without CONFIG_PROVE_LOCKING?");
+	return buf;
+}
+
 const char *irq_ctx_word(unsigned int ctx)
 {
 	/* ld_irq_ctx_str() spells process context "0", as /proc does */

@@ -319,6 +319,21 @@ static int build(struct ld_model *m, struct ld_diag *d)
 		ex[i] = read_section(m, name);
 	}
 	if (find_section(m, "lockdep/classes")) {
+		/* the kernel writes them all: one missing was not copied */
+		char miss[64] = "";
+
+		for (i = 1; i < LD_EX_NR; i++) {
+			snprintf(name, sizeof(name), "lockdep/%s",
+				 ld_export_files[i]);
+			if (!find_section(m, name))
+				snprintf(miss + strlen(miss),
+					 sizeof(miss) - strlen(miss), " %s",
+					 ld_export_files[i]);
+		}
+		if (*miss &&
+		    ld_warn(m, "export files not in this source, their data unknown:%s",
+			    miss))
+			return -ENOMEM;
 		ret = ld_parse_export(m, ex, d);
 		if (ret)
 			return ret;
@@ -753,7 +768,7 @@ static int load_dir(struct ld_model *m, const char *dir, struct ld_diag *d)
 		bool superseded = (i < 2 && ex_classes) || (i == 2 && ex_stats);
 
 		snprintf(path, sizeof(path), "%s/%s", dir, known_sections[i]);
-		if (is_dir(path))
+		if (!i && is_dir(path))
 			continue; /* "lockdep" may be the debugfs copy */
 		ret = read_optional(m, known_sections[i], path, superseded, d);
 		if (ret)
