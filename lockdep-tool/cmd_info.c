@@ -53,13 +53,17 @@ static void count_json(struct jw *w, const char *key, bool known, uint32_t n)
 		jw_null(w);
 }
 
-/* The USED/USED_READ bits: /proc/lockdep prints 8 of the 10 usage bits */
+/*
+ * The USED/USED_READ bits of every class: /proc/lockdep prints 8 of the 10
+ * usage bits, and they imply the other two only where they are set
+ */
 static bool used_bits(const struct ld_model *m)
 {
+	const uint16_t both = 1u << LD_USED | 1u << LD_USED_READ;
 	uint32_t i;
 
 	for (i = 0; i < m->nr_classes; i++)
-		if (!(m->classes[i].usage_known & (1u << LD_USED)))
+		if ((m->classes[i].usage_known & both) != both)
 			return false;
 	return m->have.usage;
 }
@@ -184,7 +188,7 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 		if (!have(m, i))
 			fprintf(f, "  %s\n", kinds[i].missing);
 	if (m->have.usage && !used_bits(m))
-		fputs("  no used/used-read usage bits (/proc/lockdep prints 8 of the 10)\n",
+		fputs("  used/used-read usage bits only where the irq states imply them (/proc/lockdep prints 8 of the 10)\n",
 		      f);
 	for (i = 0; i < m->nr_warnings; i++)
 		fprintf(f, "warning: %s\n", m->warnings[i]);
