@@ -1143,12 +1143,10 @@ static void pgraph_free(struct pgraph *g)
 	free(g->dep);
 }
 
-/* BFS from one product node: parents, levels, and the shortest way back
- * to the start's class in each state (a path of one or more hops). */
+/* BFS from one product node: parents and levels. */
 struct pbfs {
 	uint32_t start;
 	uint32_t *pdep, *pnode, *level, *q;
-	uint32_t self_from[2], self_dep[2];
 };
 
 static void pbfs_run(const struct pgraph *g, struct pbfs *b, uint32_t start)
@@ -1157,7 +1155,6 @@ static void pbfs_run(const struct pgraph *g, struct pbfs *b, uint32_t start)
 
 	memset(b->level, 0xff, g->n * sizeof(uint32_t));
 	b->start = start;
-	b->self_dep[0] = b->self_dep[1] = LD_NONE;
 	b->level[start] = 0;
 	b->q[tail++] = start;
 	while (head < tail) {
@@ -1166,11 +1163,6 @@ static void pbfs_run(const struct pgraph *g, struct pbfs *b, uint32_t start)
 		for (k = g->off[x]; k < g->off[x + 1]; k++) {
 			uint32_t y = g->dst[k];
 
-			if (y / 2 == start / 2 &&
-			    b->self_dep[y & 1] == LD_NONE) {
-				b->self_from[y & 1] = x;
-				b->self_dep[y & 1] = g->dep[k];
-			}
 			if (b->level[y] != UINT32_MAX)
 				continue;
 			b->level[y] = b->level[x] + 1;
@@ -1181,12 +1173,11 @@ static void pbfs_run(const struct pgraph *g, struct pbfs *b, uint32_t start)
 	}
 }
 
-/* Append the tree path to product node @x, then @last (LD_NONE: none). */
-static int irq_add(struct ld_irq_result *r, const struct pbfs *b, uint32_t x,
-		   uint32_t last)
+/* Append the tree path to product node @x as a new finding. */
+static int irq_add(struct ld_irq_result *r, const struct pbfs *b, uint32_t x)
 {
 	struct ld_irq_finding *f;
-	uint32_t n = b->level[x] + (last != LD_NONE), y;
+	uint32_t n = b->level[x], y;
 
 	if (ld_grow((void **)&r->f, &r->alloc_f, r->nr, sizeof(*r->f)) ||
 	    ld_grow((void **)&r->deps, &r->alloc_deps, r->nr_deps + n,
@@ -1197,8 +1188,6 @@ static int irq_add(struct ld_irq_result *r, const struct pbfs *b, uint32_t x,
 	f->first = r->nr_deps;
 	f->nr = n;
 	r->nr_deps += n;
-	if (last != LD_NONE)
-		r->deps[f->first + --n] = last;
 	for (y = x; y != b->start; y = b->pnode[y])
 		r->deps[f->first + --n] = b->pdep[y];
 	return 0;
@@ -1339,6 +1328,16 @@ static int irq_state(const struct ld_model *m, const uint8_t *skip,
 			for (wd = 0; wd < words; wd++)
 				reach[wd] |= by[wd];
 		}
+		/*
+		 * S reaching itself is a cycle through S.  S safe and unsafe
+		 * is inconsistent (reported apart) unless only read-safe and
+		 * read-unsafe; then the path starts -(E*)-> and ends -(*N)->,
+		 * so the cycle is strong.  check_prev_add() runs
+		 * check_noncircular() before check_irq_usage(): lockdep
+		 * reports the deadlock, never S against itself.
+		 */
+		if (tidx[s] != UINT32_MAX)
+			reach[tidx[s] / 64] &= ~(1ULL << (tidx[s] % 64));
 		for (wd = 0; wd < words; wd++)
 			cnt += __builtin_popcountll(reach[wd]);
 		r->total[st] += cnt;
@@ -1347,7 +1346,7 @@ static int irq_state(const struct ld_model *m, const uint8_t *skip,
 
 			while (x) {
 				uint32_t t = wd * 64 + __builtin_ctzll(x), uc;
-				uint32_t lv[2], y, last = LD_NONE, h;
+				uint32_t lv[2], h;
 				struct ld_irq_finding *f;
 				uint16_t uu;
 				int sy;
@@ -1365,30 +1364,14 @@ static int irq_state(const struct ld_model *m, const uint8_t *skip,
 					bfs_done = true;
 				}
 				/* hops to reach uc in state N (0) and R (1) */
-				for (sy = 0; sy < 2; sy++) {
-					if (uc == s)
-						lv[sy] =
-							b->self_dep[sy] ==
-									LD_NONE ?
-								UINT32_MAX :
-								b->level[b->self_from
-										 [sy]] +
-									1;
-					else
-						lv[sy] = b->level[2 * uc + sy];
-				}
+				for (sy = 0; sy < 2; sy++)
+					lv[sy] = b->level[2 * uc + sy];
 				if (!(uu & uw)) /* only read-unsafe */
 					lv[1] = UINT32_MAX;
 				sy = lv[1] < lv[0];
 				if (lv[sy] == UINT32_MAX)
 					continue; /* cannot happen */
-				if (uc == s) {
-					y = b->self_from[sy];
-					last = b->self_dep[sy];
-				} else {
-					y = 2 * uc + sy;
-				}
-				ret = irq_add(r, b, y, last);
+				ret = irq_add(r, b, 2 * uc + sy);
 				if (ret)
 					goto out;
 				f = &r->f[r->nr - 1];
