@@ -165,7 +165,7 @@ void ld_cycle_names(const struct ld_model *m, const struct ld_cycles *cs,
 /*
  * kernel/locking/lockdep.c check_irq_usage(), usage_accumulate(),
  * usage_match(), exclusive_mask(), for STATE in hardirq and softirq: a
- * strong path S -> ... -> U of one or more hops is a finding when
+ * strong path S -> ... -> U of one or more hops, S != U, is a finding when
  *   S is STATE-safe (USED_IN_STATE), or STATE-read-safe
  *   (USED_IN_STATE_READ) and the path can start with S held exclusively;
  *   U is STATE-unsafe (ENABLED_STATE), or STATE-read-unsafe
