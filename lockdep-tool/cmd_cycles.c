@@ -49,7 +49,7 @@ int cmd_cycles(struct ctx *ctx, struct cmd_args *a)
 		jw_kint(&w, "weak_cycles", cs.nr_weak);
 		jw_kbool(&w, "truncated", cs.truncated);
 		jw_key(&w, "complete_up_to_length");
-		if (cs.deepened)
+		if (cs.truncated)
 			jw_uint(&w, cs.deepened_to);
 		else
 			jw_null(&w);
@@ -98,25 +98,27 @@ int cmd_cycles(struct ctx *ctx, struct cmd_args *a)
 				text_hop(f, m, cs.deps[c->first + k], "    ",
 					 !a->set[O_BRIEF]);
 		}
-		if (!cs.nr)
+		if (!cs.nr && !cs.truncated)
 			fputs("no lock-order cycles\n", f);
-		else
+		else if (!cs.truncated)
 			fprintf(f,
 				"%u cycle%s in %u strongly connected component%s (largest: %u classes)\n",
 				cs.nr, cs.nr == 1 ? "" : "s", cs.nr_components,
 				cs.nr_components == 1 ? "" : "s",
 				cs.largest_component);
+		else
+			fprintf(f,
+				"%u cycle%s listed, not a total: %u strongly connected component%s (largest: %u classes)\n"
+				"the search went shortest cycle first and stopped at --max, --length or its work bound:\n"
+				" every cycle of up to %u class%s is listed, there may be longer ones\n",
+				cs.nr, cs.nr == 1 ? "" : "s", cs.nr_components,
+				cs.nr_components == 1 ? "" : "s",
+				cs.largest_component, cs.deepened_to,
+				cs.deepened_to == 1 ? "" : "es");
 		if (cs.nr_weak && !a->set[O_WEAK])
 			fprintf(f,
 				"%u weak cycle%s through recursive read locks left out (--weak lists them)\n",
 				cs.nr_weak, cs.nr_weak == 1 ? " goes" : "s go");
-		if (cs.deepened)
-			fprintf(f,
-				"a component of %u classes was searched shortest cycle first: every cycle of up to %u classes is listed\n",
-				cs.largest_component, cs.deepened_to);
-		if (cs.truncated)
-			fputs("the enumeration stopped at --max, --length or its work bound: there may be more\n",
-			      f);
 		if (cs.nr && !cs.types_known)
 			fputs("dependency types unknown on these cycles: each counts as a deadlock\n",
 			      f);

@@ -569,7 +569,7 @@ uint32_t ld_cycle_id(const struct ld_str *names, uint32_t n,
 struct cyc {
 	const struct ld_model *m;
 	struct ld_cycles *o;
-	uint32_t max, max_len;
+	uint32_t max;
 	bool keep_weak;
 	uint64_t work;
 	bool stop;
@@ -663,24 +663,20 @@ static void unblock(struct cyc *c, uint32_t u)
 
 /*
  * The cycles whose smallest class id is @s, inside its component.
- * Johnson's circuit() with an explicit stack; without blocking (and with a
- * depth bound) when the length is bounded, since blocking assumes that
- * reachability does not depend on the depth.
+ * Johnson's circuit() with an explicit stack.
  */
 static int circuits(struct cyc *c, uint32_t s, const uint32_t *comp,
 		    uint32_t *node, uint32_t *it, uint32_t *edge, uint8_t *f,
 		    uint8_t *onpath)
 {
 	const struct ld_model *m = c->m;
-	bool johnson = !c->max_len;
 	int depth = 0, ret;
 
 #define ALLOWED(w) (comp[w] == comp[s] && (w) >= s)
 	node[0] = s;
 	it[0] = m->out_off[s];
 	f[0] = 0;
-	if (johnson)
-		c->blocked[s] = 1;
+	c->blocked[s] = 1;
 	onpath[s] = 1;
 	while (depth >= 0) {
 		uint32_t v = node[depth], d, w, k;
@@ -705,9 +701,7 @@ static int circuits(struct cyc *c, uint32_t s, const uint32_t *comp,
 				f[depth] = 1;
 				continue;
 			}
-			if (johnson ? c->blocked[w] : onpath[w])
-				continue;
-			if (!johnson && (uint32_t)depth + 2 > c->max_len)
+			if (c->blocked[w])
 				continue;
 			edge[depth] = d;
 			depth++;
@@ -715,23 +709,19 @@ static int circuits(struct cyc *c, uint32_t s, const uint32_t *comp,
 			it[depth] = m->out_off[w];
 			f[depth] = 0;
 			onpath[w] = 1;
-			if (johnson)
-				c->blocked[w] = 1;
+			c->blocked[w] = 1;
 			continue;
 		}
 		/* v is done */
-		if (johnson) {
-			if (f[depth]) {
-				unblock(c, v);
-			} else {
-				for (k = m->out_off[v]; k < m->out_off[v + 1];
-				     k++) {
-					w = m->deps[m->out[k]].to;
-					if (ALLOWED(w)) {
-						ret = bl_add(c, w, v);
-						if (ret)
-							return ret;
-					}
+		if (f[depth]) {
+			unblock(c, v);
+		} else {
+			for (k = m->out_off[v]; k < m->out_off[v + 1]; k++) {
+				w = m->deps[m->out[k]].to;
+				if (ALLOWED(w)) {
+					ret = bl_add(c, w, v);
+					if (ret)
+						return ret;
 				}
 			}
 		}
@@ -748,31 +738,30 @@ static int circuits(struct cyc *c, uint32_t s, const uint32_t *comp,
 }
 
 /*
- * The cycles of one large component, shortest first: for each length L,
- * for each start s (the smallest class of the cycle), a depth-bounded
- * search that only steps to a class which can still close the cycle in
- * time: with one hop left it must lead to s, with two, to a class that
- * does (marked from s's incoming dependencies).  Johnson's algorithm
- * would list a few of the astronomically many long cycles of such a
- * component first; the short ones are the ones worth reading.
+ * The cycles of the @nm classes @members (in id order, each in a cycle),
+ * shortest first, up to @lmax hops: for each length L, for each start s
+ * (the smallest class of the cycle), a depth-bounded search that only
+ * steps to a class which can still close the cycle in time: with one hop
+ * left it must lead to s, with two, to a class that does (marked from s's
+ * incoming dependencies).  Whatever stops it, every cycle shorter than
+ * the last length reached is listed; Johnson's algorithm would instead
+ * list some of the (possibly astronomically many) long cycles first.
  */
 static int deepen(struct cyc *c, const uint32_t *members, uint32_t nm,
-		  const uint32_t *comp, uint32_t *node, uint32_t *it,
-		  uint32_t *edge, uint8_t *onpath, uint32_t *mark1,
-		  uint32_t *mark2, uint32_t *stamp)
+		  uint32_t lmax, const uint32_t *comp, uint32_t *node,
+		  uint32_t *it, uint32_t *edge, uint8_t *onpath,
+		  uint32_t *mark1, uint32_t *mark2)
 {
 	const struct ld_model *m = c->m;
-	uint32_t cc = comp[members[0]], L, j, k, lmax = nm;
+	uint32_t L, j, k, stamp = 0;
 	int ret;
 
-	if (c->max_len && c->max_len < lmax)
-		lmax = c->max_len;
 	for (L = 1; L <= lmax && !c->stop; L++) {
 		for (j = 0; j < nm && !c->stop; j++) {
-			uint32_t s = members[j], st = ++*stamp;
+			uint32_t s = members[j], st = ++stamp;
 			int depth = 0;
 
-#define IN_C(w) (comp[w] == cc && (w) >= s)
+#define IN_C(w) (comp[w] == comp[s] && (w) >= s)
 			for (k = m->in_off[s]; k < m->in_off[s + 1]; k++) {
 				uint32_t u = m->deps[m->in[k]].from;
 
@@ -842,8 +831,6 @@ static int deepen(struct cyc *c, const uint32_t *members, uint32_t nm,
 		if (!c->stop)
 			c->o->deepened_to = L;
 	}
-	if (L <= nm && c->stop)
-		c->o->truncated = true;
 	return 0;
 }
 
@@ -895,10 +882,10 @@ int ld_find_cycles(const struct ld_model *m, uint32_t max, uint32_t max_len,
 	uint32_t n = m->nr_classes, *dst = NULL, *comp = NULL, *size = NULL;
 	uint32_t *node = NULL, *it = NULL, *edge = NULL, nc = 0, i, k, w;
 	uint8_t *f = NULL, *onpath = NULL, *loop = NULL;
+	bool johnson;
 	struct cyc c = { .m = m,
 			 .o = out,
 			 .max = max,
-			 .max_len = max_len,
 			 .keep_weak = keep_weak };
 	uint32_t *coff = NULL, *members = NULL;
 	struct sort_arg sa;
@@ -962,9 +949,17 @@ int ld_find_cycles(const struct ld_model *m, uint32_t max, uint32_t max_len,
 	for (i = nc; i > 0; i--)
 		coff[i] = coff[i - 1];
 	coff[0] = 0;
-	for (i = 0; i < n && !c.stop; i++) {
-		if ((size[comp[i]] < 2 && !loop[i]) ||
-		    size[comp[i]] > JOHNSON_MAX)
+	/*
+	 * Johnson's algorithm lists every cycle in one pass, in an order of
+	 * its own.  Kept when it lists them all; with more than @max cycles,
+	 * at its work bound, with @max_len, or on a component too large for
+	 * a full listing, the cycles are searched shortest first instead, so
+	 * a cut list holds the short ones (the ones worth reading).
+	 */
+	johnson = !max_len && out->largest_component <= JOHNSON_MAX;
+	c.max = max ? max + 1 : 0;
+	for (i = 0; i < n && johnson && !c.stop; i++) {
+		if (size[comp[i]] < 2 && !loop[i])
 			continue;
 		ret = circuits(&c, i, comp, node, it, edge, f, onpath);
 		if (ret)
@@ -976,13 +971,22 @@ int ld_find_cycles(const struct ld_model *m, uint32_t max, uint32_t max_len,
 			c.nbl[w] = 0;
 		}
 	}
-	/* large components after the small ones, in order of their
-	 * smallest class (members[] is in id order) */
-	for (i = 0; i < n && !c.stop; i++) {
-		uint32_t *mark1, *mark2, stamp = 0;
+	if (johnson && c.stop) {
+		johnson = false;
+		c.stop = false;
+		c.work = 0;
+		out->nr = out->nr_deps = out->nr_weak = 0;
+		out->truncated = false;
+		out->types_known = true;
+	}
+	if (!johnson && out->nr_components) {
+		uint32_t *mark1, *mark2, lmax = out->largest_component, nm = 0;
 
-		if (size[comp[i]] <= JOHNSON_MAX || members[coff[comp[i]]] != i)
-			continue;
+		if (max_len && max_len < lmax) {
+			lmax = max_len;
+			out->truncated = true; /* longer ones not searched */
+		}
+		c.max = max;
 		mark1 = calloc(n + 1, sizeof(*mark1));
 		mark2 = calloc(n + 1, sizeof(*mark2));
 		if (!mark1 || !mark2) {
@@ -991,9 +995,12 @@ int ld_find_cycles(const struct ld_model *m, uint32_t max, uint32_t max_len,
 			ret = -ENOMEM;
 			goto out;
 		}
+		for (i = 0; i < n; i++)
+			if (size[comp[i]] > 1 || loop[i])
+				members[nm++] = i;
 		out->deepened = true;
-		ret = deepen(&c, members + coff[comp[i]], size[comp[i]], comp,
-			     node, it, edge, onpath, mark1, mark2, &stamp);
+		ret = deepen(&c, members, nm, lmax, comp, node, it, edge,
+			     onpath, mark1, mark2);
 		free(mark1);
 		free(mark2);
 		if (ret)

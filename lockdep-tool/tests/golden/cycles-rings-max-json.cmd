@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/rings -j cycles --max 3

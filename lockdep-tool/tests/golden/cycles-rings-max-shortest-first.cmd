@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/rings cycles --brief --max 3
