@@ -176,15 +176,15 @@ int cmd_stats(struct ctx *ctx, struct cmd_args *a)
 		fprintf(ctx->out, ":%*s", st->label.len < 30 ?
 					      (int)(30 - st->label.len) : 1,
 			"");
-		if (st->src == LD_SRC_NONE) {
-			fprintf(ctx->out, "%11s\n", "-");
-			continue;
-		}
-		fprintf(ctx->out, "%11lld", (long long)st->value);
+		if (st->src == LD_SRC_NONE)
+			fprintf(ctx->out, "%11s", "-");
+		else
+			fprintf(ctx->out, "%11lld", (long long)st->value);
 		if (find_cap(m, st, &c)) {
 			fprintf(ctx->out, " / %lld", (long long)c.max);
 			/* no share of a limit of 0 (a wrong "0.0%") */
-			if (permille(st->value, c.max, &pm)) {
+			if (st->src != LD_SRC_NONE &&
+			    permille(st->value, c.max, &pm)) {
 				permille_str(pm, pct, sizeof(pct));
 				fprintf(ctx->out, " (%s)", pct);
 			}

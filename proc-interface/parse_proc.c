@@ -315,6 +315,7 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 {
 	uint32_t nr_refs = 0, cur = LD_NONE, first = m->nr_classes, i;
 	int have_ops = -1, have_prove = -1, ret = 0;
+	bool open = false, cut = false; /* a class block without its blank */
 	struct ld_lines l;
 	const char *line;
 	uint64_t stop = s->len;
@@ -352,8 +353,10 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 			ld_warn(m, "%s:%lu: truncated line ignored", l.file,
 				l.base + l.lineno);
 			stop = ld_lines_offset(&l, s->data) - (l.p - line);
+			cut = true;
 			break;
 		}
+		open = len;
 		if (!len)
 			continue;
 		if (line[0] == ' ') {
@@ -501,6 +504,13 @@ bad_line:
 	ret = ld_lines_error(&l, d);
 	if (ret)
 		goto out;
+	/* with PROVE_LOCKING l_show() ends every class with a blank line */
+	if (have_prove > 0 && open && !cut) {
+		m->partial = true;
+		ld_warn(m,
+			"%s:%lu: no blank line after the last class: the file was cut short",
+			l.file, l.base + l.lineno);
+	}
 	m->have.classes = true;
 	if (have_ops > 0)
 		m->have.ops = true;
@@ -648,7 +658,7 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 			out->partial = true;
 			ld_warn(out, "%s:%lu: truncated line ignored", l->file,
 				l->base + l->lineno);
-			break;
+			return ld_lines_error(l, d);
 		}
 		if (!len) {
 			ch = NULL;
@@ -704,6 +714,13 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 			d, l,
 			"expected 'irq_context:' or '[key] name', got '%s'",
 			ld_quote(line, len, q, sizeof(q)));
+	}
+	/* lc_show() ends every chain with a blank line */
+	if (ch && !(l->st && l->st->err)) {
+		out->partial = true;
+		ld_warn(out,
+			"%s:%lu: no blank line after the last chain: the file was cut short",
+			l->file, l->base + l->lineno);
 	}
 	return ld_lines_error(l, d);
 }
@@ -930,6 +947,7 @@ int ld_parse_proc_stats(struct ld_model *m, const struct ld_section *s,
 	const char *line;
 	size_t len;
 	bool blank = false;
+	const struct ld_stat *prove, *whole;
 	char q[LD_QBUF];
 	int nr = 0;
 
@@ -996,22 +1014,63 @@ int ld_parse_proc_stats(struct ld_model *m, const struct ld_section *s,
 	if (!nr)
 		return ld_diag(d, &l, "no counters found");
 	/*
-	 * Without CONFIG_PROVE_LOCKING (no "dependency chains" line) the
-	 * kernel still prints what its #ifdef'd loop over the classes would
-	 * count, as 0, and sums of those: unknown, not zero.
+	 * lockdep_stats_show() ends with "zapped classes", and with
+	 * PROVE_LOCKING (the "dependency chains" line) "large chain blocks":
+	 * a file without its last counter was cut at a line boundary.
 	 */
-	if (!ld_stat_get(m, "dependency_chains") &&
-	    ld_stat_get(m, "debug_locks")) { /* a whole file, not a cut one */
+	prove = ld_stat_get(m, "dependency_chains");
+	whole = ld_stat_get(m, prove ? "large_chain_blocks" : "zapped_classes");
+	if (!whole) {
+		m->partial = true;
+		ld_warn(m, "%s: no '%s:' line, the kernel's last counter: the file was cut short",
+			l.file, prove ? "large chain blocks" : "zapped classes");
+	}
+	/*
+	 * Without CONFIG_PROVE_LOCKING the kernel still prints what its
+	 * #ifdef'd loop over the classes would count, as 0, sums of those,
+	 * and counters that only lockdep.c's PROVE_LOCKING part updates
+	 * (dependencies, chains, stack traces, the DEBUG_LOCKDEP lookups,
+	 * checks and irq events): unknown, not zero.
+	 */
+	if (!prove && whole) {
 		static const char *const placeholders[] = {
-			"indirect_dependencies",     "all_direct_dependencies",
-			"combined_max_dependencies", "hardirq_safe_locks",
-			"hardirq_unsafe_locks",	     "softirq_safe_locks",
-			"softirq_unsafe_locks",	     "irq_safe_locks",
-			"irq_unsafe_locks",	     "hardirq_read_safe_locks",
-			"hardirq_read_unsafe_locks", "softirq_read_safe_locks",
-			"softirq_read_unsafe_locks", "irq_read_safe_locks",
-			"irq_read_unsafe_locks",     "uncategorized_locks",
+			"direct_dependencies",
+			"indirect_dependencies",
+			"all_direct_dependencies",
+			"in_hardirq_chains",
+			"in_softirq_chains",
+			"in_process_chains",
+			"stack_trace_entries",
+			"combined_max_dependencies",
+			"hardirq_safe_locks",
+			"hardirq_unsafe_locks",
+			"softirq_safe_locks",
+			"softirq_unsafe_locks",
+			"irq_safe_locks",
+			"irq_unsafe_locks",
+			"hardirq_read_safe_locks",
+			"hardirq_read_unsafe_locks",
+			"softirq_read_safe_locks",
+			"softirq_read_unsafe_locks",
+			"irq_read_safe_locks",
+			"irq_read_unsafe_locks",
+			"uncategorized_locks",
 			"unused_locks",
+			"chain_lookup_misses",
+			"chain_lookup_hits",
+			"cyclic_checks",
+			"redundant_checks",
+			"redundant_links",
+			"find_mask_forwards_checks",
+			"find_mask_backwards_checks",
+			"hardirq_on_events",
+			"hardirq_off_events",
+			"redundant_hardirq_ons",
+			"redundant_hardirq_offs",
+			"softirq_on_events",
+			"softirq_off_events",
+			"redundant_softirq_ons",
+			"redundant_softirq_offs",
 		};
 		unsigned int i;
 

@@ -261,6 +261,8 @@ static void write_proc(const char *dir)
 		1 << 19);
 	fprintf(f, " debug_locks:                   %11u\n", 1);
 	fprintf(f, "\n zapped classes:                %11u\n", 0);
+	fprintf(f, " zapped lock chains:            %11u\n", 0);
+	fprintf(f, " large chain blocks:            %11u\n", 0);
 	close_out(f);
 
 	f = open_out(dir, "lock_stat");

@@ -508,6 +508,28 @@ rc=$?
 if [ -z "$mis_fail" ]; then ok missing_files_named
 else fail missing_files_named "$mis_fail"; fi
 
+# a copy cut at a line boundary: l_show() and lc_show() end every block
+# with a blank line, lockdep_stats_show() with its last counter
+cut_fail=
+for f in lockdep lockdep_chains lockdep_stats; do
+	rm -rf "$DUP/cut"; mkdir -p "$DUP/cut"
+	cp "$REAL"/lockdep "$REAL"/lockdep_chains "$REAL"/lockdep_stats "$DUP/cut/"
+	# up to the last block's last line, or without the last counter
+	n=$(awk -v s=$([ $f = lockdep_stats ] && echo 1 || echo 0) \
+		'NF { last = NR } END { print last - s }' "$REAL/$f")
+	head -n "$n" "$REAL/$f" > "$DUP/cut/$f"
+	"$ASAN_BIN" -s "$DUP/cut" info > "$DUP/out" 2> "$DUP/err"
+	rc=$?
+	[ $rc = 0 ] && grep -q "^partial: *yes" "$DUP/out" &&
+		grep -qF "cut/$f" "$DUP/err" && grep -q "cut short" "$DUP/err" ||
+		cut_fail="$cut_fail [$f: rc $rc $(head -c 200 "$DUP/err")]"
+done
+"$ASAN_BIN" -s "$REAL" info > "$DUP/out" 2> "$DUP/err"
+grep -q "^partial: *yes" "$DUP/out" || [ -s "$DUP/err" ] &&
+	cut_fail="$cut_fail [whole copy: $(head -c 200 "$DUP/err")]"
+if [ -z "$cut_fail" ]; then ok cut_at_line_boundary_is_partial
+else fail cut_at_line_boundary_is_partial "$cut_fail"; fi
+
 # a device is not a snapshot: /dev/zero was read to the 1 GiB limit
 "$ASAN_BIN" -s /dev/zero stats > /dev/null 2> "$DUP/err"
 rc=$?
