@@ -49,8 +49,10 @@ void text_hop(FILE *f, const struct ld_model *m, uint32_t d, const char *indent,
 		return;
 	snprintf(ind, sizeof(ind), "%s    ", indent);
 	if (!e->trace_known)
-		fprintf(f, "%s(stack unknown: this source has no stacks)\n",
-			ind);
+		fprintf(f, "%s(stack unknown: %s)\n", ind,
+			m->have.traces ?
+				"its trace is not in the traces file" :
+				"this source has no stacks");
 	else if (e->trace == LD_NONE)
 		fprintf(f, "%s(no stack saved)\n", ind);
 	else

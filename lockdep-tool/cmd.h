@@ -129,7 +129,14 @@ void json_class(struct jw *w, const struct ld_model *m, uint32_t c, bool brief);
 void json_usage(struct jw *w, const struct ld_class *c);
 void text_num(FILE *f, int width, struct ld_num n);
 const char *irq_ctx_word(unsigned int ctx);
+/* A trace known to be there or not: frames, or [] when none was saved */
 void json_trace(struct jw *w, const struct ld_model *m, uint32_t t);
+/* Usage trace @bit of class @c: as json_trace(), null when unknown */
+void json_usage_trace(struct jw *w, const struct ld_model *m, uint32_t c,
+		      unsigned int bit);
+/* Why usage trace @bit of class @c has no frames to print; NULL: it has */
+const char *usage_trace_gap(const struct ld_model *m, uint32_t c,
+			    unsigned int bit);
 void json_dep(struct jw *w, const struct ld_model *m, uint32_t d);
 void json_chain(struct jw *w, const struct ld_model *m, uint32_t i);
 void json_lockstat(struct jw *w, const struct ld_model *m, uint32_t i);

@@ -22,14 +22,13 @@ static void usage_trace(FILE *f, const struct ld_model *m, uint32_t c,
 			unsigned int bit)
 {
 	const struct ld_class *cl = &m->classes[c];
+	const char *gap = usage_trace_gap(m, c, bit);
 
 	fputs("    ", f);
 	out_str(f, cl->name);
 	fprintf(f, " became %s at:", ld_usage_word(bit));
-	if (!m->have.usage_traces) {
-		fputs(" (unknown: no usage traces in this source)\n", f);
-	} else if (cl->usage_trace[bit] == LD_NONE) {
-		fputs(" (no stack saved)\n", f);
+	if (gap) {
+		fprintf(f, " (%s)\n", gap);
 	} else {
 		fputc('\n', f);
 		text_trace(f, m, cl->usage_trace[bit], "        ");
@@ -98,13 +97,9 @@ int cmd_irq_check(struct ctx *ctx, struct cmd_args *a)
 			json_hops(&w, m, r.deps + x->first, x->nr);
 			jw_kbool(&w, "simple", !x->walk);
 			jw_key(&w, "safe_trace");
-			json_trace(
-				&w, m,
-				m->classes[x->safe].usage_trace[x->safe_bit]);
+			json_usage_trace(&w, m, x->safe, x->safe_bit);
 			jw_key(&w, "unsafe_trace");
-			json_trace(&w, m,
-				   m->classes[x->unsafe]
-					   .usage_trace[x->unsafe_bit]);
+			json_usage_trace(&w, m, x->unsafe, x->unsafe_bit);
 			jw_obj_end(&w);
 		}
 		jw_arr_end(&w);

@@ -153,11 +153,12 @@ static void show_text(struct ctx *ctx, uint32_t id)
 		for (b = 0; b < LD_NR_USAGE_BITS; b++) {
 			if (!(c->usage & (1u << b)))
 				continue;
-			fprintf(f, "    %s:%s\n", ld_usage_word(b),
-				c->usage_trace[b] == LD_NONE ?
-					" no stack saved" :
-					"");
-			text_trace(f, m, c->usage_trace[b], "      ");
+			const char *gap = usage_trace_gap(m, id, b);
+
+			fprintf(f, "    %s:%s%s\n", ld_usage_word(b),
+				gap ? " " : "", gap ? gap : "");
+			if (!gap)
+				text_trace(f, m, c->usage_trace[b], "      ");
 		}
 	}
 
@@ -250,7 +251,7 @@ static void show_json(struct ctx *ctx, uint32_t id)
 			if (!(c->usage & (1u << b)))
 				continue;
 			jw_key(&w, ld_usage_word(b));
-			json_trace(&w, m, c->usage_trace[b]);
+			json_usage_trace(&w, m, id, b);
 		}
 		jw_obj_end(&w);
 	} else {

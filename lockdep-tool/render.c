@@ -167,7 +167,12 @@ void json_trace(struct jw *w, const struct ld_model *m, uint32_t t)
 	const struct ld_trace *tr;
 	uint32_t i;
 
-	if (t == LD_NONE || t >= m->nr_traces) {
+	if (t == LD_NONE) {
+		jw_arr_start(w);
+		jw_arr_end(w);
+		return;
+	}
+	if (t >= m->nr_traces) {
 		jw_null(w);
 		return;
 	}
@@ -200,11 +205,35 @@ void json_dep(struct jw *w, const struct ld_model *m, uint32_t d)
 	else
 		jw_null(w);
 	jw_key(w, "trace");
-	if (e->trace_known && e->trace != LD_NONE)
+	if (e->trace_known)
 		json_trace(w, m, e->trace);
 	else
 		jw_null(w);
 	jw_obj_end(w);
+}
+
+const char *usage_trace_gap(const struct ld_model *m, uint32_t c,
+			    unsigned int bit)
+{
+	const struct ld_class *cl = &m->classes[c];
+
+	if (!m->have.usage_traces)
+		return "unknown: no usage traces in this source";
+	if (cl->usage_trace_unknown & (1u << bit))
+		return "unknown: its trace is not in the traces file";
+	if (cl->usage_trace[bit] == LD_NONE)
+		return "no stack saved";
+	return NULL;
+}
+
+void json_usage_trace(struct jw *w, const struct ld_model *m, uint32_t c,
+		      unsigned int bit)
+{
+	if (!m->have.usage_traces ||
+	    (m->classes[c].usage_trace_unknown & (1u << bit)))
+		jw_null(w);
+	else
+		json_trace(w, m, m->classes[c].usage_trace[bit]);
 }
 
 void json_chain(struct jw *w, const struct ld_model *m, uint32_t i)

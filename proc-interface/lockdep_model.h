@@ -112,6 +112,8 @@ struct ld_class {
 	struct ld_num nr_before; /* locks_before entries (export "bd") */
 	struct ld_num wait_inner, wait_outer, lock_type;
 	uint32_t usage_trace[LD_NR_USAGE_BITS]; /* trace index or LD_NONE */
+	uint16_t usage_trace_unknown; /* bits whose trace id is not in the
+				       * traces file (their LD_NONE: unknown) */
 	uint32_t lockstat; /* index into lockstat[] or LD_NONE */
 	uint32_t name_next; /* name hash chain */
 };
@@ -123,7 +125,8 @@ struct ld_dep {
 	uint16_t distance; /* 0: unknown (the kernel's is a u16 too) */
 	uint8_t type; /* LD_DEP_* bits */
 	bool type_known : 1;
-	bool trace_known : 1; /* false: source has no traces */
+	bool trace_known : 1; /* false: source has no traces, or the id is
+			       * not in its traces file */
 };
 
 /* The kernel's mask: LOCK_CHAIN_SOFTIRQ_CONTEXT 1, _HARDIRQ_CONTEXT 2 */

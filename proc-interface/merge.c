@@ -481,6 +481,7 @@ static uint32_t class_copy(struct mbuild *b, const struct ld_model *src,
 	n->lock_type = s->lock_type;
 	for (k = 0; k < LD_NR_USAGE_BITS; k++)
 		n->usage_trace[k] = tmap(s->usage_trace[k], tbase);
+	n->usage_trace_unknown = s->usage_trace_unknown;
 	return id;
 }
 
@@ -493,10 +494,17 @@ static void class_fold(struct ld_model *m, uint32_t id,
 	uint16_t set = n->usage | (s->usage & s->usage_known);
 	uint32_t k;
 
-	for (k = 0; k < LD_NR_USAGE_BITS; k++)
-		if (n->usage_trace[k] == LD_NONE &&
-		    s->usage_trace[k] != LD_NONE)
+	for (k = 0; k < LD_NR_USAGE_BITS; k++) {
+		if (n->usage_trace[k] != LD_NONE)
+			continue;
+		if (s->usage_trace[k] != LD_NONE) {
 			n->usage_trace[k] = tmap(s->usage_trace[k], tbase);
+			n->usage_trace_unknown &= ~(1u << k);
+		} else {
+			n->usage_trace_unknown |=
+				s->usage_trace_unknown & (1u << k);
+		}
+	}
 	/* known: set in either, or known clear in both */
 	n->usage_known = set | (n->usage_known & s->usage_known);
 	n->usage = set;

@@ -639,8 +639,10 @@ static int parse_deps(struct ld_model *m, const struct ld_section *s,
 			dep.distance = v[2];
 			if (v[3] != LD_NONE) {
 				dep.trace = ld_map_get(tids, v[3]);
-				if (dep.trace == LD_NONE && have_traces)
+				if (dep.trace == LD_NONE && have_traces) {
+					dep.trace_known = false;
 					dangling++;
+				}
 			}
 			goto add;
 		}
@@ -667,8 +669,10 @@ static int parse_deps(struct ld_model *m, const struct ld_section *s,
 		}
 		if (!is_dash(ts, tl)) {
 			dep.trace = ld_map_get(tids, x);
-			if (dep.trace == LD_NONE && have_traces)
+			if (dep.trace == LD_NONE && have_traces) {
+				dep.trace_known = false;
 				dangling++;
+			}
 		}
 		if (p != end)
 			return ld_diag(d, &f.l, "trailing text '%s'",
@@ -720,7 +724,7 @@ static int parse_usage(struct ld_model *m, const struct ld_section *s,
 		const char *p = line, *end = line + len;
 		uint32_t c, t = LD_NONE;
 		uint64_t x;
-		bool bad;
+		bool bad, lost = false;
 		int bit;
 
 		NEED_TOK("class");
@@ -736,8 +740,8 @@ static int parse_usage(struct ld_model *m, const struct ld_section *s,
 			if (!ld_tok_u64(ts, tl, &x))
 				BAD_FIELD("trace id");
 			t = ld_map_get(tids, x);
-			if (t == LD_NONE && have_traces)
-				dangling++;
+			lost = t == LD_NONE && have_traces;
+			dangling += lost;
 		}
 		if (p != end)
 			return ld_diag(d, &f.l, "trailing text");
@@ -746,6 +750,8 @@ static int parse_usage(struct ld_model *m, const struct ld_section *s,
 			continue;
 		}
 		m->classes[c].usage_trace[bit] = t;
+		if (lost)
+			m->classes[c].usage_trace_unknown |= 1u << bit;
 	}
 	if (ret < 0)
 		return ret;

@@ -530,6 +530,33 @@ grep -q "^partial: *yes" "$DUP/out" || [ -s "$DUP/err" ] &&
 if [ -z "$cut_fail" ]; then ok cut_at_line_boundary_is_partial
 else fail cut_at_line_boundary_is_partial "$cut_fail"; fi
 
+# a trace id the traces file lacks: the stack is unknown (null), not "no
+# stack saved" ([]); '-' stays "no stack saved"
+rm -rf "$DUP/dg"; cp -r "$FIX/handmade/export" "$DUP/dg"
+sed -i 's/^1 0 1 EN 100$/1 0 1 EN 99999/' "$DUP/dg/lockdep/deps"
+sed -i 's/^0 USED_IN_HARDIRQ 160$/0 USED_IN_HARDIRQ 99999/' "$DUP/dg/lockdep/usage"
+dg_fail=
+"$ASAN_BIN" -s "$DUP/dg" show @1 > "$DUP/out" 2> /dev/null
+grep -q -- '-> @0 .*stack unknown' "$DUP/out" ||
+	dg_fail="$dg_fail [show @1: $(grep -- '-> @0' "$DUP/out")]"
+"$ASAN_BIN" -s "$DUP/dg" show @0 > "$DUP/out" 2> /dev/null
+grep -q 'hardirq-safe: unknown: its trace is not in the traces file' "$DUP/out" ||
+	dg_fail="$dg_fail [show @0: $(grep 'hardirq-safe:' "$DUP/out")]"
+"$ASAN_BIN" -s "$DUP/dg" why @1 @0 > "$DUP/out" 2> /dev/null
+grep -q 'stack unknown: its trace is not in the traces file' "$DUP/out" ||
+	dg_fail="$dg_fail [why: $(head -c 300 "$DUP/out")]"
+got=$("$ASAN_BIN" -s "$DUP/dg" -j show @1 2> /dev/null |
+	jq -c '[.deps_out[0].trace]')
+[ "$got" = '[null]' ] || dg_fail="$dg_fail [json dep: $got]"
+got=$("$ASAN_BIN" -s "$DUP/dg" -j show @0 2> /dev/null |
+	jq -c '[.usage_traces."hardirq-safe"]')
+[ "$got" = '[null]' ] || dg_fail="$dg_fail [json usage: $got]"
+got=$("$ASAN_BIN" -s "$FIX/handmade/export" -j show @1 2> /dev/null |
+	jq -c '[.usage_traces.used]')
+[ "$got" = '[[]]' ] || dg_fail="$dg_fail [json no stack saved: $got]"
+if [ -z "$dg_fail" ]; then ok dangling_trace_is_unknown
+else fail dangling_trace_is_unknown "$dg_fail"; fi
+
 # a device is not a snapshot: /dev/zero was read to the 1 GiB limit
 "$ASAN_BIN" -s /dev/zero stats > /dev/null 2> "$DUP/err"
 rc=$?
