@@ -89,28 +89,39 @@ static bool scan_time(const char **pp, const char *end, int64_t *v,
 	return true;
 }
 
-/* The 12 numbers after the name's colon; false if this is not a row. */
+/*
+ * The 12 numbers after the name's colon; false if this is not a row, with
+ * *@bad at the field that is not a number and *@badi its index (12: text
+ * after the twelfth).
+ */
 static bool scan_row(const char *p, const char *end, int64_t v[LD_LS_NR],
-		     bool *cut)
+		     bool *cut, const char **bad, int *badi)
 {
 	int i;
 
 	for (i = 0; i < LD_LS_NR; i++) {
 		uint64_t u;
+		bool ok;
 
+		*badi = i;
+		*bad = p;
 		if (p >= end || *p != ' ')
 			return false;
 		ld_skip_spaces(&p, end);
+		*bad = p;
 		if (ld_ls_is_time(i)) {
-			if (!scan_time(&p, end, &v[i], cut))
-				return false;
+			ok = scan_time(&p, end, &v[i], cut);
 		} else {
-			if (!ld_scan_u64(&p, end, &u) || u > INT64_MAX)
-				return false;
+			ok = ld_scan_u64(&p, end, &u) && u <= INT64_MAX;
 			v[i] = u;
 		}
+		/* "1.5" for a count: the whole token is the bad field */
+		if (!ok || (p < end && *p != ' '))
+			return false;
 	}
 	ld_skip_spaces(&p, end);
+	*bad = p;
+	*badi = LD_LS_NR;
 	return p == end;
 }
 
@@ -159,7 +170,7 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 	size_t len;
 	int dashes = 0;
 	bool cut = false;
-	char q[LD_QBUF];
+	char q[LD_QBUF], q2[LD_QBUF];
 
 	/* an entry takes 220 bytes in real files */
 	if (ld_reserve((void **)&m->lockstat, &m->alloc_lockstat,
@@ -195,8 +206,9 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 		return ld_diag(d, &l, "file ends inside the header");
 
 	while (ld_lines_next(&l, &line, &len)) {
-		const char *p, *end = line + len, *colon;
+		const char *p, *end = line + len, *colon, *badf = NULL;
 		int64_t v[LD_LS_NR];
+		int badi = 0;
 
 		if (l.last_unterminated) {
 			m->partial = true;
@@ -225,7 +237,7 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 		}
 		/* the last colon: names may hold one, numbers cannot */
 		colon = memrchr(line, ':', len);
-		if (colon && scan_row(colon + 1, end, v, &cut)) {
+		if (colon && scan_row(colon + 1, end, v, &cut, &badf, &badi)) {
 			const char *name = line;
 			size_t nlen;
 			char rw = 0;
@@ -299,9 +311,40 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 			continue;
 		}
 bad:
+		/* a row, "name: " and a number first: say which field */
+		p = colon ? colon + 1 : end;
+		ld_skip_spaces(&p, end);
+		if (colon && p > colon + 1 && p < end &&
+		    ((*p >= '0' && *p <= '9') || *p == '-')) {
+			const char *e = badf;
+
+			while (e < end && *e != ' ')
+				e++;
+			p = line;
+			ld_skip_spaces(&p, end);
+			if (badi == LD_LS_NR)
+				return ld_diag(d, &l,
+					       "row '%s': text after its 12 numbers",
+					       ld_quote(p, colon - p, q,
+							sizeof(q)));
+			if (badf >= end)
+				return ld_diag(d, &l,
+					       "row '%s': %d numbers, expected 12",
+					       ld_quote(p, colon - p, q,
+							sizeof(q)),
+					       badi);
+			return ld_diag(d, &l,
+				       "row '%s': number %d of 12 (%s) is '%s'",
+				       ld_quote(p, colon - p, q, sizeof(q)),
+				       badi + 1, ld_ls_names[badi],
+				       ld_quote(badf, e - badf, q2,
+						sizeof(q2)));
+		}
+		p = line;
+		ld_skip_spaces(&p, end);
 		return ld_diag(d, &l,
 			       "expected a lock_stat row or point, got '%s'",
-			       ld_quote(line, len, q, sizeof(q)));
+			       ld_quote(p, end - p, q, sizeof(q)));
 	}
 	finish_entry(&st, false);
 	m->have.lockstat = true;

@@ -557,6 +557,20 @@ got=$("$ASAN_BIN" -s "$FIX/handmade/export" -j show @1 2> /dev/null |
 if [ -z "$dg_fail" ]; then ok dangling_trace_is_unknown
 else fail dangling_trace_is_unknown "$dg_fail"; fi
 
+# a bad lock_stat row names its field, without the name's padding
+ls_fail=
+mkdir -p "$DUP/ls"
+for c in 's/^\( *event_mutex: *0 *\)1 /\11.5 /|row .event_mutex.: number 2 of 12 (contentions) is .1\.5.' \
+	 's/^\( *event_mutex: *\)0 .*$/\10 1/|row .event_mutex.: 2 numbers, expected 12'; do
+	sed "${c%%|*}" "$REAL/lock_stat" > "$DUP/ls/lock_stat"
+	"$ASAN_BIN" -s "$DUP/ls/lock_stat" lockstat > /dev/null 2> "$DUP/err"
+	rc=$?
+	[ $rc = 3 ] && grep -q "lock_stat:6: ${c#*|}" "$DUP/err" ||
+		ls_fail="$ls_fail [rc $rc $(head -c 200 "$DUP/err")]"
+done
+if [ -z "$ls_fail" ]; then ok lockstat_bad_field_named
+else fail lockstat_bad_field_named "$ls_fail"; fi
+
 # a device is not a snapshot: /dev/zero was read to the 1 GiB limit
 "$ASAN_BIN" -s /dev/zero stats > /dev/null 2> "$DUP/err"
 rc=$?
