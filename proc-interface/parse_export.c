@@ -850,7 +850,7 @@ static int parse_chain_lines(struct ld_model *m, const struct ld_section *s,
 			     const struct ld_map *ids, struct ex_file *fout,
 			     struct ld_map *seen, struct ld_diag *d)
 {
-	uint32_t first = m->nr_chains;
+	uint32_t first = m->nr_chains, unresolved = m->nr_unresolved;
 	bool hashed = false;
 	int64_t last = -1;
 	struct ex_file f;
@@ -933,6 +933,12 @@ static int parse_chain_lines(struct ld_model *m, const struct ld_section *s,
 			    (end - colon == 2 || colon[2] == ' ')) {
 				p = end - colon == 2 ? end : colon + 3;
 			} else {
+				if (p >= end)
+					return ld_diag(d, &f.l,
+						       "depth %llu, but %llu lock%s",
+						       (unsigned long long)depth,
+						       (unsigned long long)i,
+						       i == 1 ? "" : "s");
 				NEED_TOK("locks");
 				colon = ts;
 				if (!ld_scan_u64(&colon, ts + tl, &x) ||
@@ -947,7 +953,7 @@ static int parse_chain_lines(struct ld_model *m, const struct ld_section *s,
 			m->chain_reads[m->nr_chain_locks++] = colon[1] - '0';
 		}
 		if (p != end)
-			return ld_diag(d, &f.l, "more locks than depth %llu",
+			return ld_diag(d, &f.l, "more locks than its depth %llu",
 				       (unsigned long long)depth);
 		ch->depth = depth;
 		m->nr_chains++;
@@ -960,6 +966,9 @@ static int parse_chain_lines(struct ld_model *m, const struct ld_section *s,
 			       m->chains[m->nr_chains - 1].kid);
 	if (ret < 0)
 		return ret;
+	if (m->nr_unresolved > unresolved)
+		ld_warn(m, "%s: %u references to unknown classes", s->origin,
+			m->nr_unresolved - unresolved);
 	m->have.chains = true;
 	m->have.chain_keys = true;
 	*fout = f;
@@ -1225,8 +1234,21 @@ stats:
 	if (!m->consistent)
 		ld_warn(m,
 			"export files are from different graph generations: the view is not consistent");
-	if (m->nr_unresolved && m->consistent)
-		ld_warn(m, "dangling ids although the generations agree");
+	if (m->nr_unresolved && m->consistent) {
+		const char *o = "export", *sl;
+		int n = 6;
+
+		for (i = 0; i < LD_EX_NR; i++)
+			if (files[i]) {
+				o = files[i]->origin;
+				sl = strrchr(o, '/');
+				n = sl ? (int)(sl - o) : (int)strlen(o);
+				break;
+			}
+		ld_warn(m,
+			"%.*s: unknown ids although every file has one generation: not one export's files, or edited",
+			n, o);
+	}
 out:
 	ld_map_free(&ids);
 	ld_map_free(&tids);

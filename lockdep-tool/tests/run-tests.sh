@@ -571,6 +571,25 @@ done
 if [ -z "$ls_fail" ]; then ok lockstat_bad_field_named
 else fail lockstat_bad_field_named "$ls_fail"; fi
 
+# export messages name their file: a chain shorter than its depth, ids
+# that lead nowhere (the summary names the directory)
+ex_fail=
+rm -rf "$DUP/exm"; cp -r "$FIX/handmade/export" "$DUP/exm"
+sed -i 's/^1 0x0000000000000042 1 2 1:0 0:0$/1 0x0000000000000042 1 3 1:0 0:0/' \
+	"$DUP/exm/lockdep/chains"
+"$ASAN_BIN" -s "$DUP/exm" chains > /dev/null 2> "$DUP/err"
+rc=$?
+[ $rc = 3 ] && grep -q 'exm/lockdep/chains:4: depth 3, but 2 locks' "$DUP/err" ||
+	ex_fail="$ex_fail [depth: rc $rc $(head -c 200 "$DUP/err")]"
+sed -i 's/^1 0x0000000000000042 1 3 1:0 0:0$/1 0x0000000000000042 1 2 1:0 77:0/' \
+	"$DUP/exm/lockdep/chains"
+"$ASAN_BIN" -s "$DUP/exm" info > /dev/null 2> "$DUP/err"
+grep -q 'exm/lockdep/chains: 1 references to unknown classes' "$DUP/err" &&
+	grep -q 'exm/lockdep: unknown ids although every file has one generation' "$DUP/err" ||
+	ex_fail="$ex_fail [dangling: $(head -c 300 "$DUP/err")]"
+if [ -z "$ex_fail" ]; then ok export_messages_name_their_file
+else fail export_messages_name_their_file "$ex_fail"; fi
+
 # a device is not a snapshot: /dev/zero was read to the 1 GiB limit
 "$ASAN_BIN" -s /dev/zero stats > /dev/null 2> "$DUP/err"
 rc=$?
