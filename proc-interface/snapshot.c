@@ -357,7 +357,7 @@ static int build(struct ld_model *m, struct ld_diag *d)
 			snprintf(name, sizeof(name), "lockdep/%s",
 				 ld_export_files[i]);
 			s = find_section(m, name);
-			if (s)
+			if (s && i != LD_EX_STATS)
 				return ld_diagf(
 					d,
 					"%s: debugfs export without its 'classes' file",
@@ -370,12 +370,20 @@ static int build(struct ld_model *m, struct ld_diag *d)
 				"%s: lock chains without /proc/lockdep to name their classes",
 				s->origin);
 		if (!find_section(m, "lockdep_stats") &&
+		    !find_section(m, "lockdep/stats") &&
 		    !find_section(m, "lock_stat"))
 			return ld_diagf(
 				d,
 				"%s: no lockdep data (expected /proc/lockdep or the debugfs export)",
 				m->origin ? m->origin : "input");
 		/* counters or lock_stat alone: classes stay unknown */
+		if (find_section(m, "lockdep/stats")) {
+			ret = ld_parse_export(m, ex, d);
+			if (ret)
+				return ret;
+			t = ld_now_ms();
+			export = true;
+		}
 	}
 	/* the chains are complete: their index is built while the rest is read */
 	ld_index_chains_start(m);
@@ -807,6 +815,7 @@ static const char *sniff(const char *data, size_t len)
 		{ "lock_stat version", "lock_stat" },
 		{ " lock-classes:", "lockdep_stats" },
 		{ "# lockdep classes ", "lockdep/classes" },
+		{ "# lockdep stats ", "lockdep/stats" },
 	};
 	unsigned int i;
 
