@@ -87,6 +87,8 @@ int cmd_save(struct ctx *ctx, struct cmd_args *a)
 	FILE *f;
 	int ret;
 
+	if (!*path)
+		return usage_error(ctx, "FILE is empty ('-' is standard output)");
 	if (ctx->m->nr_parts) { /* a union: its snapshots, as read */
 		parts = ctx->m->nr_parts;
 		for (i = 0; i < parts; i++)

@@ -1145,6 +1145,40 @@ static int header_value(struct ld_model *m, struct ld_lines *l,
 	return *out ? 0 : -ENOMEM;
 }
 
+static unsigned int digits(const char *s, int n)
+{
+	unsigned int v = 0;
+
+	while (n--)
+		v = v * 10 + (*s++ - '0');
+	return v;
+}
+
+/* "YYYY-MM-DDTHH:MM:SSZ", as save writes it, naming a real moment */
+static bool valid_utc(const char *s)
+{
+	static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
+	static const unsigned char mdays[12] = { 31, 29, 31, 30, 31, 30,
+						 31, 31, 30, 31, 30, 31 };
+	unsigned int y, mo, dd;
+	int i;
+
+	if (strlen(s) != sizeof(form) - 1)
+		return false;
+	for (i = 0; form[i]; i++)
+		if (form[i] == 'd' ? s[i] < '0' || s[i] > '9' : s[i] != form[i])
+			return false;
+	y = digits(s, 4);
+	mo = digits(s + 5, 2);
+	dd = digits(s + 8, 2);
+	if (mo < 1 || mo > 12 || dd < 1 || dd > mdays[mo - 1] ||
+	    digits(s + 11, 2) > 23 || digits(s + 14, 2) > 59 ||
+	    digits(s + 17, 2) > 60)
+		return false;
+	/* 29 February only in a leap year */
+	return !(mo == 2 && dd == 29 && (y % 4 || (y % 100 == 0 && y % 400)));
+}
+
 int ld_snapshot_parse(struct ld_model *m, const char *origin, const char *data,
 		      size_t len, struct ld_diag *d)
 {
@@ -1192,6 +1226,11 @@ static int snapshot_parse_at(struct ld_model *m, const char *origin,
 	ret = header_value(m, &l, line, n, "captured", &m->captured, d);
 	if (ret)
 		return ret;
+	if (m->captured && !valid_utc(m->captured))
+		return ld_diag(d, &l,
+			       "captured: expected a UTC time YYYY-MM-DDTHH:MM:SSZ or '-', got '%s'",
+			       ld_quote(m->captured, strlen(m->captured), q,
+					sizeof(q)));
 	if (!ld_lines_next(&l, &line, &n))
 		return ld_diag(d, &l, "file ends in the header");
 	ret = header_value(m, &l, line, n, "origin", &m->origin, d);

@@ -590,6 +590,25 @@ grep -q 'exm/lockdep/chains: 1 references to unknown classes' "$DUP/err" &&
 if [ -z "$ex_fail" ]; then ok export_messages_name_their_file
 else fail export_messages_name_their_file "$ex_fail"; fi
 
+# a snapshot file's captured time is a real UTC moment or '-'
+cap_fail=
+"$ASAN_BIN" -s "$FIX/handmade/prove" save "$DUP/cap.snap" > /dev/null 2>&1
+for t in 2026-13-01T00:00:00Z 2025-02-29T10:00:00Z 2026-12-06T24:00:00Z \
+	 2026-12-06 yesterday; do
+	sed "3s/.*/captured $t/" "$DUP/cap.snap" > "$DUP/cap2.snap"
+	"$ASAN_BIN" -s "$DUP/cap2.snap" info > /dev/null 2> "$DUP/err"
+	rc=$?
+	[ $rc = 3 ] && grep -q "cap2.snap:3: captured: expected a UTC time" "$DUP/err" ||
+		cap_fail="$cap_fail [$t: rc $rc]"
+done
+for t in 2024-02-29T10:00:00Z 2016-12-31T23:59:60Z -; do
+	sed "3s/.*/captured $t/" "$DUP/cap.snap" > "$DUP/cap2.snap"
+	"$ASAN_BIN" -s "$DUP/cap2.snap" info > /dev/null 2> "$DUP/err" ||
+		cap_fail="$cap_fail [$t refused: $(head -c 200 "$DUP/err")]"
+done
+if [ -z "$cap_fail" ]; then ok snapshot_captured_time_checked
+else fail snapshot_captured_time_checked "$cap_fail"; fi
+
 # a device is not a snapshot: /dev/zero was read to the 1 GiB limit
 "$ASAN_BIN" -s /dev/zero stats > /dev/null 2> "$DUP/err"
 rc=$?
