@@ -151,6 +151,7 @@ static void diff_json(struct ctx *ctx, const struct ld_model *o,
 		jw_obj_end(&w);
 	}
 	jw_arr_end(&w);
+	jw_kint(&w, "counters_not_compared", df->nr_stats_unknown);
 	jw_key(&w, "lockstat");
 	if (df->ls_compared) {
 		jw_arr_start(&w);
@@ -322,6 +323,10 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 			fputc('\n', f);
 		}
 	}
+	if (df->nr_stats_unknown)
+		fprintf(f,
+			"counters: %u not compared (one side cannot tell them: a kernel without CONFIG_PROVE_LOCKING?)\n",
+			df->nr_stats_unknown);
 	if (df->nr_ls) {
 		char b1[32], b2[32];
 

@@ -216,8 +216,11 @@ static int diff_stats(const struct ld_model *o, const struct ld_model *n,
 		struct ld_stat_change *c;
 
 		sn = ld_stat_get(n, so->key.s);
-		if (!sn || so->src == LD_SRC_NONE || sn->src == LD_SRC_NONE ||
-		    sn->value == so->value)
+		if (sn && (so->src == LD_SRC_NONE || sn->src == LD_SRC_NONE)) {
+			df->nr_stats_unknown++;
+			continue;
+		}
+		if (!sn || sn->value == so->value)
 			continue;
 		if (ld_grow((void **)&df->stats, &alloc, df->nr_stats,
 			    sizeof(*df->stats)))

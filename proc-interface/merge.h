@@ -136,6 +136,7 @@ struct ld_diff {
 	bool chains_compared;
 	struct ld_stat_change *stats;
 	uint32_t nr_stats;
+	uint32_t nr_stats_unknown; /* in both, one side cannot tell it */
 	struct ld_ls_change *ls;
 	uint32_t nr_ls;
 	bool ls_compared;

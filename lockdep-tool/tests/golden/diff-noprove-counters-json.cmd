@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/prove -j diff proc-interface/fixtures/handmade/noprove --brief

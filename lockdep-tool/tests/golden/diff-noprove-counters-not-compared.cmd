@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/prove diff proc-interface/fixtures/handmade/noprove --brief
