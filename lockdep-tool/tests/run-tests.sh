@@ -554,6 +554,16 @@ got=$("$ASAN_BIN" -s "$DUP/dg" -j show @0 2> /dev/null |
 got=$("$ASAN_BIN" -s "$FIX/handmade/export" -j show @1 2> /dev/null |
 	jq -c '[.usage_traces.used]')
 [ "$got" = '[[]]' ] || dg_fail="$dg_fail [json no stack saved: $got]"
+# a union keeps it unknown only where no snapshot has the stack
+"$ASAN_BIN" -s "$DUP/dg" -s "$DUP/dg" show @0 > "$DUP/out" 2> /dev/null
+grep -q 'hardirq-safe: unknown: its trace is not in the traces file' "$DUP/out" ||
+	dg_fail="$dg_fail [union dg+dg: $(grep 'hardirq-safe:' "$DUP/out")]"
+for u in "-s $DUP/dg -s $FIX/handmade/export" "-s $FIX/handmade/export -s $DUP/dg"; do
+	"$ASAN_BIN" $u show '&rq->__lock' 2> /dev/null |
+		grep -A1 'hardirq-safe:' > "$DUP/out"
+	grep -q '#0 irq_enter_rcu' "$DUP/out" ||
+		dg_fail="$dg_fail [union $u: $(head -c 200 "$DUP/out")]"
+done
 if [ -z "$dg_fail" ]; then ok dangling_trace_is_unknown
 else fail dangling_trace_is_unknown "$dg_fail"; fi
 
