@@ -998,7 +998,6 @@ int ld_find_cycles(const struct ld_model *m, uint32_t max, uint32_t max_len,
 		for (i = 0; i < n; i++)
 			if (size[comp[i]] > 1 || loop[i])
 				members[nm++] = i;
-		out->deepened = true;
 		ret = deepen(&c, members, nm, lmax, comp, node, it, edge,
 			     onpath, mark1, mark2);
 		free(mark1);

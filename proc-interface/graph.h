@@ -137,8 +137,8 @@ struct ld_cycles {
 	uint32_t nr_components; /* strongly connected, > 1 class or a loop */
 	uint32_t largest_component;
 	uint32_t nr_weak; /* cycles dropped as not strong (found so far) */
-	bool deepened; /* searched shortest cycle first ... */
-	uint32_t deepened_to; /* ... completely up to this length */
+	uint32_t deepened_to; /* searched shortest cycle first: every
+			       * cycle up to this length is listed */
 	bool types_known; /* every dependency on a cycle had its type */
 	bool truncated; /* stopped by max, length or work bound: the list
 			 * is not every cycle, and nr is not a total */
@@ -148,9 +148,9 @@ struct ld_cycles {
  * Every simple cycle, strongly connected components first, then a bounded
  * enumeration: Johnson's algorithm when every component has at most 64
  * classes and it lists all cycles (at most @max, within its work bound);
- * otherwise shortest cycles first across all components (deepened), so
- * that a list cut by @max, @max_len or the work bound holds every cycle
- * shorter than deepened_to.
+ * otherwise shortest cycles first across all components, so that a list
+ * cut by @max, @max_len or the work bound holds every cycle of up to
+ * deepened_to hops.
  * Keeps strong cycles, and weak ones too with @keep_weak.  At most @max
  * cycles (0: no limit) and @max_len hops (0: no limit).  Sorted by length,
  * then canonical names.  Returns 0 or -ENOMEM.
