@@ -14,19 +14,23 @@
 
 enum { O_MAX };
 
-/* Position of class @c in chain @i, or -1. */
-static int chain_pos(const struct ld_model *m, uint32_t i, uint32_t c)
+/* Position of class @c in chain @i from position @k on, or -1. */
+static int chain_pos(const struct ld_model *m, uint32_t i, uint32_t c,
+		     uint32_t k)
 {
 	const struct ld_chain *ch = &m->chains[i];
-	uint32_t k;
 
-	for (k = 0; k < ch->depth; k++)
+	for (; k < ch->depth; k++)
 		if (m->chain_locks[ch->first + k] == c)
 			return k;
 	return -1;
 }
 
-/* Chains holding both: @order 1 A before B, -1 B before A. */
+/*
+ * Chains holding both: @order 1 A before B, -1 B before A.  With A == B,
+ * the chains holding A twice (a nest_lock or a recursive read: lockdep
+ * checks that as recursion, never as a dependency A -> A).
+ */
 static uint32_t both_chains(const struct ld_model *m, uint32_t a, uint32_t b,
 			    int order, uint32_t *out, uint32_t max)
 {
@@ -40,8 +44,8 @@ static uint32_t both_chains(const struct ld_model *m, uint32_t a, uint32_t b,
 
 		if (i == LD_NONE)
 			continue;
-		pa = chain_pos(m, i, a);
-		pb = chain_pos(m, i, b);
+		pa = chain_pos(m, i, a, 0);
+		pb = chain_pos(m, i, b, a == b ? pa + 1 : 0);
 		if (pb < 0 || (order > 0 ? pb < pa : pb > pa))
 			continue;
 		if (n < max)
@@ -80,7 +84,7 @@ int cmd_why(struct ctx *ctx, struct cmd_args *a)
 	for (k = m->out_off[from]; k < m->out_off[from + 1]; k++)
 		if (m->deps[m->out[k]].to == to)
 			dd[nd++] = m->out[k];
-	for (k = m->out_off[to]; k < m->out_off[to + 1]; k++)
+	for (k = m->out_off[to]; k < m->out_off[to + 1] && from != to; k++)
 		if (m->deps[m->out[k]].to == from)
 			nr++;
 	if (!nd && from != to) {
@@ -97,7 +101,7 @@ int cmd_why(struct ctx *ctx, struct cmd_args *a)
 		}
 	}
 	nch = both_chains(m, from, to, 1, ch, max);
-	nrev = both_chains(m, to, from, 1, NULL, 0);
+	nrev = from == to ? 0 : both_chains(m, to, from, 1, NULL, 0);
 
 	if (ctx->json) {
 		struct jw w;
@@ -174,6 +178,9 @@ int cmd_why(struct ctx *ctx, struct cmd_args *a)
 			      "\n" :
 			      " (among the distance-1 dependencies this source shows)\n",
 		      f);
+		if (from == to)
+			fputs("(taking a class again while it is held is checked as recursive locking, not as a dependency)\n",
+			      f);
 	}
 	if (nr) {
 		fputs("and ", f);
@@ -186,9 +193,15 @@ int cmd_why(struct ctx *ctx, struct cmd_args *a)
 	if (!m->have.chains) {
 		fputs("chains: unknown (not in this source)\n", f);
 	} else {
-		fprintf(f, "chains holding both, ");
-		out_str(f, m->classes[from].name);
-		fprintf(f, " first: %u", nch);
+		fputs("chains holding ", f);
+		if (from == to) {
+			out_str(f, m->classes[from].name);
+			fprintf(f, " twice: %u", nch);
+		} else {
+			fputs("both, ", f);
+			out_str(f, m->classes[from].name);
+			fprintf(f, " first: %u", nch);
+		}
 		if (nrev) {
 			fprintf(f, " (and %u with ", nrev);
 			out_str(f, m->classes[to].name);

@@ -159,7 +159,7 @@ const struct cmd_entry cmd_table[] = {
 	/* issue 6 */
 	{ "why", NULL, 2, 2, "A B [--max N]",
 	  "why B can be taken while A is held",
-	  "Lists every dependency A -> B lockdep recorded, with its type (SR/ER/SN/EN), distance and the stack that created it, and the chains holding both; without a direct dependency, the shortest path with each hop's stack.  On stock /proc files (no stacks, no types) it says what is missing.  Exit 0 when A -> B is explained, 1 when lockdep knows no such order.",
+	  "Lists every dependency A -> B lockdep recorded, with its type (SR/ER/SN/EN), distance and the stack that created it, and the chains holding both; without a direct dependency, the shortest path with each hop's stack.  With A and B the same class it lists the chains holding it twice (a nest_lock or recursive read: lockdep checks that as recursion, never records A -> A).  On stock /proc files (no stacks, no types) it says what is missing.  Exit 0 when A -> B is explained, 1 when lockdep knows no such order.",
 	  ARG_CLASS, CMD_NEEDS_MODEL | CMD_READS(LD_LOAD_TRACES | LD_LOAD_CHAINS), why_opts, cmd_why },
 	{ "path", NULL, 2, 2, "A B [--all] [--max N] [--length N]",
 	  "shortest dependency path from A to B",
