@@ -27,12 +27,14 @@ static int chain_pos(const struct ld_model *m, uint32_t i, uint32_t c,
 }
 
 /*
- * Chains holding both: @order 1 A before B, -1 B before A.  With A == B,
- * the chains holding A twice (a nest_lock or a recursive read: lockdep
- * checks that as recursion, never as a dependency A -> A).
+ * Chains holding both, A first: B taken at some point while A is held
+ * (after A's first position; B may be held before A too, as a recursive
+ * reader taking it again).  With A == B, the chains holding A twice (a
+ * nest_lock or a recursive read: lockdep checks that as recursion, never
+ * as a dependency A -> A).
  */
 static uint32_t both_chains(const struct ld_model *m, uint32_t a, uint32_t b,
-			    int order, uint32_t *out, uint32_t max)
+			    uint32_t *out, uint32_t max)
 {
 	uint32_t k, n = 0;
 
@@ -40,13 +42,12 @@ static uint32_t both_chains(const struct ld_model *m, uint32_t a, uint32_t b,
 		return 0;
 	for (k = m->cc_off[a]; k < m->cc_off[a + 1]; k++) {
 		uint32_t i = m->cc[k];
-		int pa, pb;
+		int pa;
 
 		if (i == LD_NONE)
 			continue;
 		pa = chain_pos(m, i, a, 0);
-		pb = chain_pos(m, i, b, a == b ? pa + 1 : 0);
-		if (pb < 0 || (order > 0 ? pb < pa : pb > pa))
+		if (pa < 0 || chain_pos(m, i, b, pa + 1) < 0)
 			continue;
 		if (n < max)
 			out[n] = i;
@@ -100,8 +101,8 @@ int cmd_why(struct ctx *ctx, struct cmd_args *a)
 			return EXIT_DATA;
 		}
 	}
-	nch = both_chains(m, from, to, 1, ch, max);
-	nrev = from == to ? 0 : both_chains(m, to, from, 1, NULL, 0);
+	nch = both_chains(m, from, to, ch, max);
+	nrev = from == to ? 0 : both_chains(m, to, from, NULL, 0);
 
 	if (ctx->json) {
 		struct jw w;
@@ -183,11 +184,13 @@ int cmd_why(struct ctx *ctx, struct cmd_args *a)
 			      f);
 	}
 	if (nr) {
-		fputs("and ", f);
+		fputs(nd || found > 0 ? "and " : "but ", f);
 		out_str(f, m->classes[to].name);
 		fputs(" -> ", f);
 		out_str(f, m->classes[from].name);
-		fputs(" is recorded too: the two classes are on a cycle (see 'cycles')\n",
+		fputs(nd || found > 0 ?
+			      " is recorded too: the two classes are on a cycle (see 'cycles')\n" :
+			      " is recorded (the other order)\n",
 		      f);
 	}
 	if (!m->have.chains) {

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/export-6.12.118-workload why 'ptlock_ptr(ptdesc)#2' rcu_read_lock --max 2

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/export-6.12.118-workload why pgd_lock init_mm.page_table_lock
