@@ -2,7 +2,8 @@
 /*
  * cmd_deps.c - `deps CLASS`: the classes taken while CLASS is held (or
  * held when it is taken, --reverse), as a tree N levels deep.  Each class
- * is expanded once, at its shallowest level; later mentions end in "(*)".
+ * is expanded once, at its shallowest level; its other mentions, before
+ * or after that one in the depth-first print, end in "(*)".
  */
 #include <stdlib.h>
 #include <string.h>

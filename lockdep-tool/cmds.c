@@ -130,7 +130,7 @@ const struct cmd_entry cmd_table[] = {
 	  ARG_CLASS, CMD_NEEDS_MODEL, NULL, cmd_show },
 	{ "deps", NULL, 1, 1, "CLASS [--reverse] [--depth N]",
 	  "dependencies of a class, as a tree",
-	  "Prints the classes taken while CLASS is held (or, with --reverse, the classes held when CLASS is taken), N levels deep.  A class already shown is marked instead of repeated.",
+	  "Prints the classes taken while CLASS is held (or, with --reverse, the classes held when CLASS is taken), N levels deep.  Each class's own dependencies are listed once, under its mention at the shallowest level it is reached at (its distance from CLASS); its other mentions, before or after that one, end in (*).",
 	  ARG_CLASS, CMD_NEEDS_MODEL | CMD_READS(LD_LOAD_GRAPH) | CMD_JSON_STACKS, deps_opts, cmd_deps },
 	{ "chains", NULL, 0, 1, "[CLASS] [--irq-context CTX] [--count]",
 	  "lock chains, optionally those holding CLASS",
