@@ -403,6 +403,8 @@ struct pst {
 	enum target target;
 	uint32_t target_idx;
 	uint32_t stack; /* stack being filled, LD_NONE: none */
+	uint32_t ended; /* the stack end_stack() ended last, LD_NONE: none */
+	enum target ended_target;
 	uint32_t section; /* 1, 2 (safe-unsafe), 3 (inversion) */
 	bool kernel_next; /* the line after the title */
 	bool in_calltrace;
@@ -470,8 +472,30 @@ static int new_stack(struct pst *p, enum target t, uint32_t idx)
 
 static void end_stack(struct pst *p)
 {
+	if (p->stack != LD_NONE) {
+		p->ended = p->stack;
+		p->ended_target = p->target;
+	}
 	p->stack = LD_NONE;
 	p->target = T_NONE;
+}
+
+/*
+ * x86 prints the registers where the unwinder leaves an irq stack for the
+ * task's ("RIP: 0010:...", "Code: ...", "RSP: ..."), then goes on with the
+ * same trace: the frames after them belong to the stack before them, as
+ * long as no other stack was started since.
+ */
+static void resume_stack(struct pst *p)
+{
+	const struct ld_reports *rs = p->rs;
+	uint32_t s = p->ended;
+
+	if (p->stack != LD_NONE || s == LD_NONE || s + 1 != rs->nr_stacks ||
+	    rs->stacks[s].first + rs->stacks[s].nr != rs->nr_frames)
+		return;
+	p->stack = s;
+	p->target = p->ended_target;
 }
 
 static int add_frame(struct pst *p, const char *s, size_t len)
@@ -943,6 +967,7 @@ static int open_report(struct pst *p, int kind, const char *t, size_t tl,
 	p->nest_paused = false;
 	p->idle = 0;
 	end_stack(p);
+	p->ended = LD_NONE;
 	return 0;
 }
 
@@ -1207,8 +1232,10 @@ other:
 		}
 		if (starts(t, tl, "</") || starts(t, tl, "<"))
 			return 0;
-		if (p->in_calltrace && regs_line(t, tl))
-			return 0; /* "RIP: 0033:...", "RAX: ..." */
+		if (p->in_calltrace && regs_line(t, tl)) {
+			resume_stack(p); /* "RIP: 0010:...", "RAX: ..." */
+			return 0;
+		}
 		if (p->in_calltrace && ip_sym_frame(t, tl))
 			return 0; /* a frame the stack above did not take */
 		if (p->idle > 400) { /* a dump that never ends */
@@ -1508,7 +1535,8 @@ int ld_parse_reports(const char *origin, const char *data, size_t len,
 		     struct ld_reports **out, struct ld_diag *d)
 {
 	struct ld_reports *rs = calloc(1, sizeof(*rs));
-	struct pst p = { .rs = rs, .stack = LD_NONE, .last_lock = LD_NONE,
+	struct pst p = { .rs = rs, .stack = LD_NONE, .ended = LD_NONE,
+			 .last_lock = LD_NONE,
 			 .ch_max = -1, .ch_pending = -1 };
 	struct ld_lines l;
 	const char *line;

@@ -1,0 +1,1 @@
+report proc-interface/fixtures/reports/inconsistent-on-first.console
