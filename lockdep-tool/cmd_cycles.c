@@ -23,6 +23,7 @@ int cmd_cycles(struct ctx *ctx, struct cmd_args *a)
 	unsigned long max = 100, len = 0;
 	struct ld_cycles cs;
 	uint32_t i, k, strong = 0;
+	bool deadlock = false; /* a strong cycle beyond the list */
 	FILE *f = ctx->out;
 	int ret;
 
@@ -38,6 +39,21 @@ int cmd_cycles(struct ctx *ctx, struct cmd_args *a)
 	}
 	for (i = 0; i < cs.nr; i++)
 		strong += cs.c[i].strong;
+	/*
+	 * With --weak, weak cycles may have taken every --max slot: whether
+	 * a deadlock cycle exists (the exit code) is a search of its own
+	 */
+	if (a->set[O_WEAK] && cs.truncated && !strong) {
+		struct ld_cycles sc;
+
+		if (ld_find_cycles(m, 1, len, false, &sc)) {
+			ld_cycles_free(&cs);
+			err_msg("out of memory");
+			return EXIT_DATA;
+		}
+		deadlock = sc.nr > 0;
+		ld_cycles_free(&sc);
+	}
 	if (ctx->json) {
 		struct jw w;
 
@@ -128,5 +144,5 @@ int cmd_cycles(struct ctx *ctx, struct cmd_args *a)
 		text_unknowns(f, m, "");
 	}
 	ld_cycles_free(&cs);
-	return strong ? EXIT_FOUND : EXIT_OK;
+	return strong || deadlock ? EXIT_FOUND : EXIT_OK;
 }

@@ -328,12 +328,20 @@ int ld_enum_paths(const struct ld_model *m, uint32_t from, uint32_t to,
 		  uint32_t max, uint32_t max_len, struct ld_paths *out)
 {
 	uint64_t budget = PATH_WORK;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
 	if (from == to)
 		return 0;
-	return enum_paths(m, from, to, LD_ST_N, LD_ST_N | LD_ST_R, NULL, max,
-			  max_len, &budget, out);
+	/* one more than asked, to tell a cut list from one of @max paths */
+	ret = enum_paths(m, from, to, LD_ST_N, LD_ST_N | LD_ST_R, NULL,
+			 max && max < UINT32_MAX ? max + 1 : max, max_len,
+			 &budget, out);
+	if (!ret && max && out->nr > max) {
+		out->nr = max;
+		out->truncated = true;
+	}
+	return ret;
 }
 
 /* Whether the hops @deps[0..n) pass a class twice (@mark: n + 1 zeroes) */
@@ -986,7 +994,7 @@ int ld_find_cycles(const struct ld_model *m, uint32_t max, uint32_t max_len,
 			lmax = max_len;
 			out->truncated = true; /* longer ones not searched */
 		}
-		c.max = max;
+		c.max = max ? max + 1 : 0;
 		mark1 = calloc(n + 1, sizeof(*mark1));
 		mark2 = calloc(n + 1, sizeof(*mark2));
 		if (!mark1 || !mark2) {
@@ -1004,6 +1012,11 @@ int ld_find_cycles(const struct ld_model *m, uint32_t max, uint32_t max_len,
 		free(mark2);
 		if (ret)
 			goto out;
+		/* the one past @max only told that the list is cut */
+		if (max && out->nr > max) {
+			out->nr--;
+			out->nr_deps -= out->c[out->nr].nr;
+		}
 	}
 	sa.m = m;
 	sa.o = out;

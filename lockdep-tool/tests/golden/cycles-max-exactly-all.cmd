@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/rwsem/lockdep cycles --length 2 --max 2 --brief

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/rwsem/lockdep cycles --weak --max 1 --brief

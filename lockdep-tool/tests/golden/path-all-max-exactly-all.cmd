@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/rings/lockdep path --all --max 2 knot_b tail_y
