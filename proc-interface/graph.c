@@ -965,6 +965,7 @@ int ld_find_cycles(const struct ld_model *m, uint32_t max, uint32_t max_len,
 	 * a cut list holds the short ones (the ones worth reading).
 	 */
 	johnson = !max_len && out->largest_component <= JOHNSON_MAX;
+	/* both searches look for one more than @max: is the list cut? */
 	c.max = max ? max + 1 : 0;
 	for (i = 0; i < n && johnson && !c.stop; i++) {
 		if (size[comp[i]] < 2 && !loop[i])
@@ -994,7 +995,6 @@ int ld_find_cycles(const struct ld_model *m, uint32_t max, uint32_t max_len,
 			lmax = max_len;
 			out->truncated = true; /* longer ones not searched */
 		}
-		c.max = max ? max + 1 : 0;
 		mark1 = calloc(n + 1, sizeof(*mark1));
 		mark2 = calloc(n + 1, sizeof(*mark2));
 		if (!mark1 || !mark2) {
