@@ -143,6 +143,7 @@ static void json_report(struct jw *w, const struct ld_model *m,
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
+	jw_kbool(w, "path_cut", r->path_cut);
 	jw_key(w, "held");
 	jw_obj_start(w);
 	jw_key(w, "count");
@@ -256,7 +257,10 @@ static void text_report(FILE *f, const struct ld_model *m,
 		      f);
 	}
 	if (r->nr_hops && r->kind != LD_RK_CIRCULAR)
-		fputs("  path:\n", f);
+		fputs(r->path_cut ?
+			      "  path (a part: a dependency section is cut short):\n" :
+			      "  path:\n",
+		      f);
 	for (k = 0; k < r->nr_hops; k++) {
 		const struct ld_rhop *h = &rs->hops[r->hops + k];
 

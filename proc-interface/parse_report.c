@@ -383,7 +383,7 @@ enum target {
 	T_BLOCK,
 	T_DISCARD
 };
-enum expect { E_NONE, E_LOCK, E_NAME, E_DEP, E_RELEASE_AT, E_NEST, E_RCU };
+enum expect { E_NONE, E_LOCK, E_NAME, E_DEP, E_RELEASE_AT, E_NEST };
 
 struct centry { /* a "-> #N" block */
 	uint32_t num, lock, stack;
@@ -409,6 +409,17 @@ struct pst {
 	bool kernel_next; /* the line after the title */
 	bool in_calltrace;
 	bool nest_paused; /* "Nested lock was not taken": first stack done */
+	/*
+	 * Another splat ("------------[ cut here ]", "WARNING: CPU: ...")
+	 * inside the report, from this line on (0: none): its lines are
+	 * skipped up to its "---[ end trace ... ]---", then the report and
+	 * the stack it cut go on; without that end, the report was cut short
+	 */
+	unsigned long splat;
+	bool splat_cut_stack;
+	unsigned long splat_from, splat_to; /* the last one skipped */
+	unsigned long held_line; /* of "N locks held by" or the last lock */
+	bool held_skipped; /* a line among them was not theirs */
 	uint32_t idle; /* lines since the last one understood */
 	struct centry *ch;
 	uint32_t nr_ch, alloc_ch;
@@ -868,6 +879,28 @@ void ld_report_hold_acquire(const struct ld_reports *rs,
 	}
 }
 
+/*
+ * Whether path section @section ends, as lockdep prints it (from the leaf
+ * to the root), with the report's lock @lk: whole, not cut short
+ */
+static bool section_whole(const struct pst *p, uint32_t section, uint32_t lk)
+{
+	const struct ld_reports *rs = p->rs;
+	const struct ld_str *a, *b;
+	uint32_t k;
+
+	if (lk == LD_NONE)
+		return false;
+	for (k = p->nr_bl; k-- > 0;) {
+		if (p->bl[k].section != section)
+			continue;
+		a = &rs->locks[p->bl[k].lock].name;
+		b = &rs->locks[lk].name;
+		return a->len == b->len && !memcmp(a->s, b->s, a->len);
+	}
+	return false;
+}
+
 static int finish_path(struct pst *p, struct ld_report *r)
 {
 	struct ld_reports *rs = p->rs;
@@ -875,19 +908,34 @@ static int finish_path(struct pst *p, struct ld_report *r)
 	int ret;
 
 	/* inversion: printed from the other lock to the one that changed */
-	if (r->kind != LD_RK_SAFE_UNSAFE)
-		return chain_blocks(p, r, 3, r->forwards, !r->forwards, &prev,
-				    &nodes);
+	if (r->kind != LD_RK_SAFE_UNSAFE) {
+		uint32_t i, changed = LD_NONE;
+
+		for (i = 0; i < r->nr_locks && changed == LD_NONE; i++)
+			if (rs->locks[r->locks + i].role == LD_RR_CHANGED)
+				changed = r->locks + i;
+		ret = chain_blocks(p, r, 3, r->forwards, !r->forwards, &prev,
+				   &nodes);
+		r->path_cut = nodes && !section_whole(p, 3, changed);
+		return ret;
+	}
 	/* section 1: safe .. held, forward, each block's stack is the hop
 	 * into it; section 2: unsafe .. acquired, backwards, the last
 	 * block's stack is the new dependency */
+	ld_report_hold_acquire(rs, r, &h, &a);
 	ret = chain_blocks(p, r, 1, false, false, &prev, &nodes);
-	if (!ret)
+	/*
+	 * Joined where both end with their root, the held lock and the one
+	 * to be acquired: a log cut inside either would join two locks
+	 * that have no dependency
+	 */
+	if (!ret && section_whole(p, 1, h) && section_whole(p, 2, a))
 		ret = chain_blocks(p, r, 2, true, false, &prev, &nodes);
+	else if (nodes)
+		r->path_cut = true;
 	if (ret || nodes)
 		return ret;
 	/* no sections printed: held -> acquired */
-	ld_report_hold_acquire(rs, r, &h, &a);
 	if (h != LD_NONE && a != LD_NONE)
 		return push_hop(rs, r, h, a, LD_NONE);
 	return 0;
@@ -901,6 +949,14 @@ static int close_report(struct pst *p, unsigned long line, bool truncated)
 
 	if (!r)
 		return 0;
+	if (p->splat) { /* nothing after the other splat was the report's */
+		line = p->splat - 1;
+		truncated = true;
+		p->splat = 0;
+	} else if (p->splat_to && line >= p->splat_from &&
+		   line <= p->splat_to) {
+		line = p->splat_from - 1; /* it ended before one */
+	}
 	r->end_line = line;
 	r->truncated = truncated;
 	if (r->kind == LD_RK_CIRCULAR)
@@ -965,6 +1021,7 @@ static int open_report(struct pst *p, int kind, const char *t, size_t tl,
 	p->kernel_next = kind != LD_RK_CAPACITY;
 	p->in_calltrace = false;
 	p->nest_paused = false;
+	p->splat = p->splat_from = p->splat_to = 0;
 	p->idle = 0;
 	end_stack(p);
 	p->ended = LD_NONE;
@@ -1065,6 +1122,40 @@ static bool frame_like(const char *raw, size_t rl, const char *t, size_t tl)
 	return true;
 }
 
+/*
+ * The first line of another kind of splat; lockdep's own titles never
+ * get here (ld_parse_reports() opens a report with them)
+ */
+static bool splat_start(const char *t, size_t tl)
+{
+	return starts(t, tl, "------------[ cut here ]") ||
+	       starts(t, tl, "WARNING: ") || starts(t, tl, "BUG: ");
+}
+
+/* A line inside another splat that cut the report (p->splat) */
+static int splat_line(struct pst *p, const char *t, size_t tl,
+		      unsigned long lineno)
+{
+	int ret;
+
+	if (starts(t, tl, "---[ end trace")) {
+		/* the report goes on: an expected line waits as long again */
+		p->expect_line += lineno + 1 - p->splat;
+		if (p->splat_cut_stack)
+			resume_stack(p);
+		p->splat_from = p->splat;
+		p->splat_to = lineno;
+		p->splat = 0;
+		p->idle = 0;
+		return 0;
+	}
+	if (p->idle > 400) {
+		ret = close_report(p, lineno, true);
+		return ret ? ret : 1;
+	}
+	return 0;
+}
+
 /* One line inside a report.  Returns 1 when the line ended the report
  * and should be looked at again from outside. */
 static int body_line(struct pst *p, const char *raw, size_t rl,
@@ -1073,14 +1164,18 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 	struct ld_report *r = p->cur;
 	const char *t = raw, *q;
 	size_t tl = rl;
+	bool cut_stack;
 	uint32_t id;
 	int ret, u;
 
 	trim(&t, &tl);
 	p->idle++;
+	if (p->splat)
+		return splat_line(p, t, tl, lineno);
 	if (inline_repeat(p, t, tl, lineno))
 		return 0;
 	/* stacks first: indented frames until a blank or structural line */
+	cut_stack = p->stack != LD_NONE;
 	if (p->stack != LD_NONE) {
 		if (frame_like(raw, rl, t, tl) &&
 		    !(p->mode == M_BACKTRACE && starts(t, tl, "</TASK>"))) {
@@ -1107,6 +1202,17 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 			return 0;
 		}
 	}
+	/*
+	 * Another splat inside the report (another CPU's), but for after
+	 * the report's end: its stack dump, or the held locks that end the
+	 * kinds without one
+	 */
+	if (splat_start(t, tl) && !(p->mode == M_BACKTRACE && p->in_calltrace) &&
+	    !(p->mode == M_HELD && !kind_has_backtrace(r->kind))) {
+		p->splat = lineno;
+		p->splat_cut_stack = cut_stack;
+		return 0;
+	}
 	/* the expected continuation of the previous line */
 	switch (p->expect) {
 	case E_LOCK:
@@ -1130,6 +1236,13 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 		p->expect = E_NONE;
 		return 0; /* "(prev) -> (next)": both are known */
 	case E_RELEASE_AT:
+		/* print_ip_sym(): "[<ffffffff81234567>] sym+0x1/0x2" */
+		if (!ip_sym_frame(t, tl)) {
+			/* another CPU's line may come first */
+			if (lineno - p->expect_line > 2)
+				p->expect = E_NONE;
+			break;
+		}
 		p->expect = E_NONE;
 		if (r->nr_locks) {
 			struct ld_rlock *l =
@@ -1141,7 +1254,15 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 		}
 		return 0;
 	case E_NEST:
-	case E_RCU:
+		/*
+		 * The nest lock's class name alone: a line with a space is
+		 * another CPU's ("random: crng init done")
+		 */
+		if (memchr(t, ' ', tl)) {
+			if (lineno - p->expect_line > 2)
+				p->expect = E_NONE;
+			break;
+		}
 		p->expect = E_NONE;
 		r->detail = sdup(p->rs, t, tl);
 		return 0;
@@ -1171,7 +1292,7 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 		if (!ret) {
 			p->held[p->nr_held++] = id;
 			p->last_lock = id;
-			p->last_line = lineno;
+			p->last_line = p->held_line = lineno;
 		}
 		p->idle = 0;
 		return 0;
@@ -1189,12 +1310,22 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 			goto other;
 		parse_task(p, q + 9, t + tl - 1);
 		p->mode = M_HELD;
+		p->held_line = lineno;
+		p->held_skipped = false;
 		p->idle = 0;
 		return 0;
 	}
 	if (p->mode == M_HELD && !kind_has_backtrace(r->kind) &&
 	    !starts(t, tl, "Showing all locks") && !starts(t, tl, "depth:")) {
-		ret = close_report(p, lineno - 1, false);
+		/* a lock still to come: this may be another CPU's line */
+		if (r->held_count > (int64_t)p->nr_held &&
+		    lineno - p->held_line <= 2) {
+			p->held_skipped = true;
+			return 0;
+		}
+		ret = close_report(p, p->held_skipped ? p->held_line :
+							lineno - 1,
+				   false);
 		return ret ? ret : 1;
 	}
 other:
@@ -1495,6 +1626,7 @@ not_block:
 		p->rs->nr_locks++;
 		r->nr_locks = p->rs->nr_locks - r->locks;
 		p->expect = E_RELEASE_AT;
+		p->expect_line = lineno;
 		return 0;
 	}
 	if ((q = find(t, tl, " is freeing memory "))) {
@@ -1514,15 +1646,16 @@ not_block:
 	}
 	if (starts(t, tl, "but this task is not holding:")) {
 		p->expect = E_NEST;
+		p->expect_line = lineno;
 		return 0;
 	}
 	if (r->kind == LD_RK_CAPACITY && starts(t, tl, "depth: "))
 		return 0;
-	/* a foreign warning ends the report */
-	if (starts(t, tl, "------------[ cut here ]") ||
-	    starts(t, tl, "WARNING: ") || starts(t, tl, "BUG: ")) {
-		ret = close_report(p, lineno - 1, false);
-		return ret ? ret : 1;
+	/* between the two stack dumps of a nested-lock report */
+	if (splat_start(t, tl)) {
+		p->splat = lineno;
+		p->splat_cut_stack = false;
+		return 0;
 	}
 	if (p->idle > 400) {
 		ret = close_report(p, lineno - p->idle, false);

@@ -120,6 +120,7 @@ struct ld_report {
 	uint32_t locks, nr_locks; /* locks[] of this report */
 	uint32_t cycle, nr_cycle; /* lock indexes (idx[]), forward */
 	uint32_t hops, nr_hops; /* hops[]: the cycle, or the path */
+	bool path_cut; /* a part of the path: a section was cut short */
 	int64_t held_count; /* "N locks held by"; -1 not printed */
 	int64_t cmp; /* recursive: what the class's lock_set_cmp_fn() said */
 	bool cmp_known; /* "and the lock comparison function returns N:" */

@@ -1,0 +1,1 @@
+report --brief proc-interface/fixtures/reports-handmade/interleaved-line-after-colon.log

@@ -1,0 +1,1 @@
+report proc-interface/fixtures/reports-handmade/irq-inversion-cut-in-section.txt

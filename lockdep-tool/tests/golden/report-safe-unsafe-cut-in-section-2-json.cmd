@@ -1,0 +1,1 @@
+-j report proc-interface/fixtures/reports-handmade/safe-unsafe-cut-in-section-2.txt
