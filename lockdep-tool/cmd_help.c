@@ -89,7 +89,8 @@ void print_help(FILE *f, const struct cmd_entry *cmd)
 		fputc('\n', f);
 	}
 	fputs("\nA command may be abbreviated to a unique prefix.  CLASS is a class name as\n"
-	      "the kernel prints it (with #N and /N), or @ID.  'help COMMAND' for details.\n"
+	      "the kernel prints it (with #N and /N, a control character as \\xNN as this\n"
+	      "tool prints it), or @ID.  'help COMMAND' for details.\n"
 	      "Global options: -j/--json, -p/--pretty, -s/--snapshot PATH.\n"
 	      "Exit codes: 0 ok, 1 problems found, 2 usage, 3 data or I/O error.\n",
 	      f);

@@ -4,6 +4,7 @@
  * three ways to run commands (one from the command line, a REPL on a
  * terminal, batch from a pipe).  The only place that decides exit codes.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -179,14 +180,44 @@ int ctx_model(struct ctx *ctx)
 	return EXIT_OK;
 }
 
+/*
+ * A name as text output prints it: control characters and bytes that are
+ * not UTF-8 as \xNN (out.c).  Into @buf decoded, its length; 0 when @arg
+ * has no such escape.
+ */
+static size_t unescape_name(const char *arg, char *buf, size_t size)
+{
+	size_t n = 0, i;
+	bool any = false;
+	unsigned int v;
+
+	for (i = 0; arg[i] && n < size; i++) {
+		if (arg[i] == '\\' && arg[i + 1] == 'x' &&
+		    isxdigit((unsigned char)arg[i + 2]) &&
+		    isxdigit((unsigned char)arg[i + 3]) &&
+		    sscanf(arg + i + 2, "%2x", &v) == 1) {
+			buf[n++] = (char)v;
+			i += 3;
+			any = true;
+		} else {
+			buf[n++] = arg[i];
+		}
+	}
+	return any && !arg[i] ? n : 0;
+}
+
 int resolve_class(struct ctx *ctx, const char *arg, uint32_t *id)
 {
 	const struct ld_model *m = ctx->m;
 	uint32_t ids[8];
 	unsigned int n, i;
-	char *end;
+	char *end, buf[512];
+	size_t len;
 
 	n = ld_find_class(m, arg, strlen(arg), ids, 8);
+	/* a name copied from the output, with its escapes */
+	if (!n && (len = unescape_name(arg, buf, sizeof(buf))))
+		n = ld_find_class(m, buf, len, ids, 8);
 	if (n == 1) {
 		*id = ids[0];
 		return EXIT_OK;

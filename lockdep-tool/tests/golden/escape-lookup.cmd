@@ -1,0 +1,1 @@
+-s lockdep-tool/tests/data/control show '\x1b]0;title\x07 esc'
