@@ -187,6 +187,14 @@ static void more(FILE *f, uint32_t n, unsigned long max)
 		fprintf(f, "  ... %lu more (--max)\n", n - max);
 }
 
+/* Which side cannot tell, when @o_has or @n_has is false */
+static const char *lacking(bool o_has, bool n_has)
+{
+	if (!o_has && !n_has)
+		return "neither side lists any";
+	return o_has ? "the new side lists none" : "the old side lists none";
+}
+
 static void diff_text(struct ctx *ctx, const struct ld_model *o,
 		      const struct ld_model *n, const struct ld_diff *df,
 		      unsigned long max, bool brief)
@@ -196,7 +204,8 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 	int k;
 
 	if (!df->classes_compared)
-		fputs("classes: not compared (one side lists none)", f);
+		fprintf(f, "classes: not compared (%s)",
+			lacking(o->have.classes, n->have.classes));
 	else
 		fprintf(f, "classes: %u added, %u removed", df->nr_added,
 			df->nr_removed);
@@ -240,7 +249,8 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 		more(f, df->nr_names, max);
 	}
 	if (!df->deps_compared) {
-		fputs("dependencies: not compared (one side has none)\n", f);
+		fprintf(f, "dependencies: not compared (%s)\n",
+			lacking(o->have.deps, n->have.deps));
 	} else {
 		fprintf(f, "dependencies: %u added, %u removed%s\n",
 			df->nr_dep_added, df->nr_dep_removed,
