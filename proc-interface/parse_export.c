@@ -213,6 +213,21 @@ static inline bool num_tok(const char **p, const char *end, const char **ts,
 			BAD_FIELD(what);                        \
 	} while (0)
 
+/*
+ * A name lockdep could add without a new format version (Stability in
+ * the format's documentation): a usage state ("USED_IN_NMI"), a
+ * dependency type ("XN"); upper case letters and '_' only
+ */
+static bool future_name(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!((s[i] >= 'A' && s[i] <= 'Z') || s[i] == '_'))
+			return false;
+	return len > 0;
+}
+
 static int parse_classes(struct ld_model *m, const struct ld_section *s,
 			 struct ld_map *ids, struct ex_file *fout,
 			 struct ld_diag *d)
@@ -221,6 +236,7 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 	const char *line, *ts;
 	size_t len, tl;
 	char q[LD_QBUF];
+	uint32_t unknown_states = 0;
 	int ret;
 
 	ret = ex_open(&f, s, "classes", d);
@@ -264,8 +280,9 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 		}
 		NEED_LD_NUM_MAX("name_version", c->name_version, INT32_MAX);
 		NEED_LD_NUM_MAX("subclass", c->subclass, LD_MAX_SUBCLASSES - 1);
+		/* its bit layout is lockdep's own: the names are the usage */
 		NEED_TOK("usage_mask");
-		if (!ld_tok_hex(ts, tl, &mask) || mask > LD_USAGE_ALL)
+		if (!ld_tok_hex(ts, tl, &mask))
 			BAD_FIELD("usage_mask");
 		NEED_TOK("usage");
 		if (!is_dash(ts, tl)) {
@@ -274,21 +291,19 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 				const char *e = comma ? comma : ts + tl;
 				int bit = ld_usage_from_kname(u, e - u);
 
-				if (bit < 0)
+				if (bit >= 0)
+					names |= 1u << bit;
+				else if (future_name(u, e - u))
+					unknown_states++; /* a newer kernel's */
+				else
 					return ld_diag(d, &f.l,
-						       "unknown usage bit '%s'",
+						       "bad usage state '%s'",
 						       ld_quote(u, e - u, q,
 								sizeof(q)));
-				names |= 1u << bit;
 				u = comma ? comma + 1 : e;
 			}
 		}
-		if (names != mask)
-			return ld_diag(
-				d, &f.l,
-				"usage names disagree with usage_mask 0x%llx",
-				(unsigned long long)mask);
-		c->usage = mask;
+		c->usage = names;
 		c->usage_known = LD_USAGE_ALL;
 		c->usage_src = LD_SRC_EXPORT;
 		NEED_LD_NUM_MAX("wait_inner", c->wait_inner, UINT8_MAX);
@@ -346,6 +361,10 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 	}
 	if (ret < 0)
 		return ret;
+	if (unknown_states &&
+	    ld_warn(m, "%s: %u usage states this reader does not know (a newer kernel's): ignored",
+		    s->origin, unknown_states))
+		return -ENOMEM;
 	m->have.classes = true;
 	m->have.usage = true;
 	m->have.wait_types = true;
@@ -353,10 +372,12 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 	return 0;
 }
 
+/* 1: a type name this reader does not know (a newer kernel's) */
 static int parse_dep_type(const char *s, size_t len, uint8_t *type)
 {
 	static const char *const names[4] = { "SR", "ER", "SN", "EN" };
 	const char *p = s, *end = s + len;
+	bool unknown = false;
 
 	/* nearly always a single type, most often EN */
 	if (len == 2 && s[1] == 'N' && (s[0] == 'E' || s[0] == 'S')) {
@@ -372,12 +393,15 @@ static int parse_dep_type(const char *s, size_t len, uint8_t *type)
 		for (i = 0; i < 4; i++)
 			if (e - p == 2 && !memcmp(p, names[i], 2))
 				break;
-		if (i == 4)
+		if (i < 4)
+			*type |= 1u << i;
+		else if (future_name(p, e - p))
+			unknown = true;
+		else
 			return -1;
-		*type |= 1u << i;
 		p = bar ? bar + 1 : end;
 	}
-	return *type ? 0 : -1;
+	return unknown ? 1 : *type ? 0 : -1;
 }
 
 /*
@@ -610,7 +634,7 @@ static int parse_deps(struct ld_model *m, const struct ld_section *s,
 	const char *line, *ts;
 	size_t len, tl;
 	char q[LD_QBUF];
-	uint32_t dangling = 0;
+	uint32_t dangling = 0, unknown_types = 0;
 	int ret;
 
 	ret = ex_open(&f, s, "deps", d);
@@ -660,8 +684,14 @@ static int parse_deps(struct ld_model *m, const struct ld_section *s,
 			BAD_FIELD("distance");
 		dep.distance = x;
 		NEED_TOK("type");
-		if (parse_dep_type(ts, tl, &dep.type))
+		ret = parse_dep_type(ts, tl, &dep.type);
+		if (ret < 0)
 			BAD_FIELD("dependency type");
+		if (ret) { /* what it means is not known: neither are its types */
+			dep.type_known = false;
+			dep.type = 0;
+			unknown_types++;
+		}
 		if (!num_tok(&p, end, &ts, &tl, &x)) {
 			NEED_TOK("trace");
 			if (!is_dash(ts, tl) && !ld_tok_u64(ts, tl, &x))
@@ -694,6 +724,9 @@ add:
 		ld_warn(m, "%s: %u references to unknown classes or traces",
 			s->origin, dangling);
 	}
+	if (unknown_types)
+		ld_warn(m, "%s: %u dependencies with a type name this reader does not know (a newer kernel's): their types are unknown",
+			s->origin, unknown_types);
 	m->have.deps = true;
 	m->have.dep_all_distances = true;
 	m->have.dep_types = true;
@@ -714,7 +747,7 @@ static int parse_usage(struct ld_model *m, const struct ld_section *s,
 	const char *line, *ts;
 	size_t len, tl;
 	char q[LD_QBUF];
-	uint32_t dangling = 0;
+	uint32_t dangling = 0, unknown_states = 0;
 	int ret;
 
 	ret = ex_open(&f, s, "usage", d);
@@ -733,7 +766,7 @@ static int parse_usage(struct ld_model *m, const struct ld_section *s,
 			BAD_FIELD("class id");
 		NEED_TOK("state");
 		bit = ld_usage_from_kname(ts, tl);
-		if (bit < 0)
+		if (bit < 0 && !future_name(ts, tl))
 			BAD_FIELD("usage state");
 		NEED_TOK("trace");
 		if (!is_dash(ts, tl)) {
@@ -745,6 +778,10 @@ static int parse_usage(struct ld_model *m, const struct ld_section *s,
 		}
 		if (p != end)
 			return ld_diag(d, &f.l, "trailing text");
+		if (bit < 0) { /* a state a newer kernel has: not kept */
+			unknown_states++;
+			continue;
+		}
 		if (c == LD_NONE) {
 			dangling++;
 			continue;
@@ -760,6 +797,9 @@ static int parse_usage(struct ld_model *m, const struct ld_section *s,
 		ld_warn(m, "%s: %u references to unknown classes or traces",
 			s->origin, dangling);
 	}
+	if (unknown_states)
+		ld_warn(m, "%s: %u usage traces of states this reader does not know (a newer kernel's): ignored",
+			s->origin, unknown_states);
 	m->have.usage_traces = have_traces;
 	*fout = f;
 	return 0;
