@@ -112,6 +112,22 @@ static void diff_json(struct ctx *ctx, const struct ld_model *o,
 		jw_obj_end(&w);
 	}
 	jw_arr_end(&w);
+	jw_key(&w, "deps_distance_changed");
+	jw_arr_start(&w);
+	for (i = 0; i < df->nr_redist; i++) {
+		const struct ld_dep *od = &o->deps[df->redist_old[i]];
+		const struct ld_dep *nd = &n->deps[df->redist_new[i]];
+
+		jw_obj_start(&w);
+		jw_kint(&w, "from", nd->from);
+		jw_kint(&w, "to", nd->to);
+		jw_kstrn(&w, "from_name", n->classes[nd->from].name);
+		jw_kstrn(&w, "to_name", n->classes[nd->to].name);
+		jw_kint(&w, "old_distance", od->distance);
+		jw_kint(&w, "new_distance", nd->distance);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
 	jw_kbool(&w, "usage_compared", df->usage_compared);
 	jw_key(&w, "usage_changes");
 	jw_arr_start(&w);
@@ -151,6 +167,7 @@ static void diff_json(struct ctx *ctx, const struct ld_model *o,
 		jw_obj_end(&w);
 	}
 	jw_arr_end(&w);
+	jw_kbool(&w, "counters_compared", df->stats_compared);
 	jw_kint(&w, "counters_not_compared", df->nr_stats_unknown);
 	jw_key(&w, "lockstat");
 	if (df->ls_compared) {
@@ -255,7 +272,7 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 		fprintf(f, "dependencies: %u added, %u removed%s\n",
 			df->nr_dep_added, df->nr_dep_removed,
 			df->distance1_only ?
-				" (distance 1 only: one side is /proc/lockdep)" :
+				" (distance 1 only, all /proc/lockdep lists)" :
 				"");
 		for (i = 0; i < df->nr_dep_added && i < max; i++)
 			text_hop(f, n, df->dep_added[i], "+ ", !brief);
@@ -280,8 +297,26 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 				ld_dep_type_str(nd->type, true, b2));
 		}
 		more(f, df->nr_retyped, max);
+		if (df->nr_redist)
+			fprintf(f, "dependency distances changed: %u\n",
+				df->nr_redist);
+		for (i = 0; i < df->nr_redist && i < max; i++) {
+			const struct ld_dep *od = &o->deps[df->redist_old[i]];
+			const struct ld_dep *nd = &n->deps[df->redist_new[i]];
+
+			fputs("~ ", f);
+			out_str(f, n->classes[nd->from].name);
+			fputs(" -> ", f);
+			out_str(f, n->classes[nd->to].name);
+			fprintf(f, "  distance %u -> %u\n", od->distance,
+				nd->distance);
+		}
+		more(f, df->nr_redist, max);
 	}
-	if (df->usage_compared) {
+	if (!df->usage_compared) {
+		fprintf(f, "usage: not compared (%s)\n",
+			lacking(o->have.usage, n->have.usage));
+	} else {
 		fprintf(f, "usage changes: %u\n", df->nr_usage);
 		for (i = 0; i < df->nr_usage && i < max; i++) {
 			fputs("  ", f);
@@ -293,7 +328,10 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 		}
 		more(f, df->nr_usage, max);
 	}
-	if (df->chains_compared) {
+	if (!df->chains_compared) {
+		fprintf(f, "chains: not compared (%s)\n",
+			lacking(o->have.chains, n->have.chains));
+	} else {
 		fputs("chains:", f);
 		if (!df->chains[0][0] && !df->chains[1][0] &&
 		    !df->chains[0][1] && !df->chains[1][1] &&
@@ -310,9 +348,12 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 						    df->chains[0][k]));
 		fputc('\n', f);
 	}
+	if (!df->stats_compared)
+		fprintf(f, "counters: not compared (%s)\n",
+			lacking(o->have.stats, n->have.stats));
 	if (df->nr_stats) {
 		fputs("counters:\n", f);
-		for (i = 0; i < df->nr_stats; i++) {
+		for (i = 0; i < df->nr_stats && i < max; i++) {
 			const struct ld_stat_change *c = &df->stats[i];
 
 			fputs("  ", f);
@@ -332,11 +373,15 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 					(long long)(c->new_v - c->old_v));
 			fputc('\n', f);
 		}
+		more(f, df->nr_stats, max);
 	}
 	if (df->nr_stats_unknown)
 		fprintf(f,
 			"counters: %u not compared (one side cannot tell them: a kernel without CONFIG_PROVE_LOCKING?)\n",
 			df->nr_stats_unknown);
+	if (!df->ls_compared)
+		fprintf(f, "lock_stat: not compared (%s)\n",
+			lacking(o->have.lockstat, n->have.lockstat));
 	if (df->nr_ls) {
 		char b1[32], b2[32];
 
@@ -361,7 +406,13 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 		more(f, df->nr_ls, max);
 	}
 	if (!ld_diff_any(df))
-		fputs("no differences\n", f);
+		fputs(df->classes_compared && df->deps_compared &&
+				      df->usage_compared && df->chains_compared &&
+				      df->stats_compared && df->ls_compared &&
+				      !df->nr_stats_unknown ?
+			      "no differences\n" :
+			      "no differences in what was compared\n",
+		      f);
 }
 
 int cmd_diff(struct ctx *ctx, struct cmd_args *a)

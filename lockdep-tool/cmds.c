@@ -175,7 +175,7 @@ const struct cmd_entry cmd_table[] = {
 	  ARG_NONE, CMD_NEEDS_MODEL | CMD_READS(LD_LOAD_TRACES), irq_check_opts, cmd_irq_check },
 	{ "diff", NULL, 1, 2, "OLD [NEW] [--max N] [--brief]",
 	  "what changed between two snapshots",
-	  "Compares OLD with NEW (default: the current source, -s or the live kernel): classes added and removed, matched across boots as 'merge' explains, with the base names whose number of classes moved (a class leak); dependencies added, with their stacks, and removed; usage-bit transitions; chains per irq context; counters (those one side cannot tell are counted as not compared, never as changes); lock_stat.  Exit 1 when anything differs.",
+	  "Compares OLD with NEW (default: the current source, -s or the live kernel): classes added and removed, matched across boots as 'merge' explains, with the base names whose number of classes moved (a class leak); dependencies added, with their stacks, removed, and those whose types or distance changed (lockdep sets distance 1 when it sees a longer one directly; only where both sides list all distances); usage-bit transitions; chains per irq context; counters (those one side cannot tell are counted as not compared, never as changes); lock_stat.  A section one side lacks is printed as not compared, and then the result is 'no differences in what was compared'.  Exit 1 when anything differs.",
 	  ARG_FILE, 0, diff_opts, cmd_diff },
 	{ "report", NULL, 0, 1, "[FILE] [--brief]",
 	  "lockdep reports in a kernel log, as records",

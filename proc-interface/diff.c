@@ -30,7 +30,7 @@ static int diff_deps(const struct ld_model *o, const struct ld_model *n,
 {
 	struct ld_map map;
 	uint8_t *seen;
-	uint32_t i, a1 = 0, a2 = 0, a3 = 0, a4 = 0, old;
+	uint32_t i, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, old;
 	int ret;
 
 	df->deps_compared = true;
@@ -74,6 +74,17 @@ static int diff_deps(const struct ld_model *o, const struct ld_model *n,
 				if (!ret)
 					ret = push(&df->retyped_new,
 						   &df->nr_retyped, &a4, hit);
+				if (ret)
+					goto out;
+			}
+			/* lockdep sets 1 when it sees a distance 2 one directly */
+			if (!df->distance1_only && d->distance != h->distance) {
+				uint32_t k = df->nr_redist;
+
+				ret = push(&df->redist_old, &k, &a5, i);
+				if (!ret)
+					ret = push(&df->redist_new,
+						   &df->nr_redist, &a6, hit);
 				if (ret)
 					goto out;
 			}
@@ -427,7 +438,8 @@ int ld_diff(const struct ld_model *o, const struct ld_model *n,
 		for (i = 0; i < n->nr_chains; i++)
 			df->chains[1][n->chains[i].irq_context & 3]++;
 	}
-	if (!ret)
+	df->stats_compared = o->have.stats && n->have.stats;
+	if (!ret && df->stats_compared)
 		ret = diff_stats(o, n, df);
 	if (!ret && o->have.lockstat && n->have.lockstat)
 		ret = diff_lockstat(o, n, df);
@@ -442,6 +454,7 @@ bool ld_diff_any(const struct ld_diff *df)
 
 	if (df->nr_added || df->nr_removed || df->nr_renamed ||
 	    df->nr_dep_added || df->nr_dep_removed || df->nr_retyped ||
+	    df->nr_redist ||
 	    df->nr_usage ||
 	    df->nr_names || df->nr_stats || df->nr_ls)
 		return true;
@@ -461,6 +474,8 @@ void ld_diff_free(struct ld_diff *df)
 	free(df->dep_removed);
 	free(df->retyped_old);
 	free(df->retyped_new);
+	free(df->redist_old);
+	free(df->redist_new);
 	free(df->usage);
 	free(df->names);
 	free(df->stats);

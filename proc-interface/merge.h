@@ -125,6 +125,8 @@ struct ld_diff {
 	uint32_t *dep_removed, nr_dep_removed; /* old dependency ids */
 	/* in both, types known on both sides and different (SR -> SR|EN) */
 	uint32_t *retyped_old, *retyped_new, nr_retyped;
+	/* in both, distances known on both sides and different (2 -> 1) */
+	uint32_t *redist_old, *redist_new, nr_redist;
 	bool deps_compared; /* both sides had them */
 	bool distance1_only; /* one side had only distance 1 */
 	struct ld_usage_change *usage;
@@ -137,6 +139,7 @@ struct ld_diff {
 	struct ld_stat_change *stats;
 	uint32_t nr_stats;
 	uint32_t nr_stats_unknown; /* in both, one side cannot tell it */
+	bool stats_compared; /* both sides have counters */
 	struct ld_ls_change *ls;
 	uint32_t nr_ls;
 	bool ls_compared;

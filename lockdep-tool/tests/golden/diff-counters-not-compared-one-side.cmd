@@ -1,0 +1,1 @@
+diff proc-interface/fixtures/analysis/diffcases/d1 proc-interface/fixtures/analysis/diffcases/d3 --max 1
