@@ -68,6 +68,18 @@ static bool used_bits(const struct ld_model *m)
 	return m->have.usage;
 }
 
+/* What a union of snapshots does not add up (merge.h), whatever its parts */
+static const char *not_combined(unsigned int i)
+{
+	if (!strcmp(kinds[i].name, "ops"))
+		return "no OPS counters (not combined in a union of snapshots)";
+	if (!strcmp(kinds[i].name, "stats"))
+		return "no counters (not combined in a union of snapshots)";
+	if (!strcmp(kinds[i].name, "lockstat"))
+		return "no lock_stat (not combined in a union of snapshots)";
+	return NULL;
+}
+
 static bool have(const struct ld_model *m, unsigned int i)
 {
 	return *(const bool *)((const char *)&m->have + kinds[i].off);
@@ -186,7 +198,10 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 	fputs("missing:\n", f);
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!have(m, i))
-			fprintf(f, "  %s\n", kinds[i].missing);
+			fprintf(f, "  %s\n",
+				m->nr_parts && not_combined(i) ?
+					not_combined(i) :
+					kinds[i].missing);
 	if (m->have.usage && !used_bits(m))
 		fputs("  used/used-read usage bits only where the irq states imply them (/proc/lockdep prints 8 of the 10)\n",
 		      f);

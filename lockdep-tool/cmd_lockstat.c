@@ -71,7 +71,9 @@ int cmd_lockstat(struct ctx *ctx, struct cmd_args *a)
 	if (!top) /* 0: no limit, as --max everywhere */
 		top = ULONG_MAX;
 	if (!m->have.lockstat) {
-		err_msg("lockstat: no /proc/lock_stat in this source (CONFIG_LOCK_STAT off, or not copied)");
+		err_msg("%s", m->nr_parts ?
+				"lockstat: a union of snapshots: lock_stat is not combined; give one -s" :
+				"lockstat: no /proc/lock_stat in this source (CONFIG_LOCK_STAT off, or not copied)");
 		return EXIT_DATA;
 	}
 	if (!m->have.classes)

@@ -127,8 +127,11 @@ int cmd_merge(struct ctx *ctx, struct cmd_args *a)
 		}
 		jw_arr_end(&w);
 		jw_kint(&w, "classes", m->nr_classes);
-		jw_kint(&w, "dependencies", m->nr_deps);
-		jw_kint(&w, "chains", m->nr_chains);
+		/* unknown where a part lacks them, as for every command */
+		jw_key(&w, "dependencies");
+		m->have.deps ? jw_int(&w, m->nr_deps) : jw_null(&w);
+		jw_key(&w, "chains");
+		m->have.chains ? jw_int(&w, m->nr_chains) : jw_null(&w);
 		jw_kint(&w, "classes_not_in_all", partial);
 		jw_kint(&w, "renumbered", mi->nr_renamed);
 		jw_key(&w, "matched");
@@ -173,9 +176,16 @@ int cmd_merge(struct ctx *ctx, struct cmd_args *a)
 			fprintf(f, " (%s)", mi->release[s]);
 		fprintf(f, ": %u classes, %u dependencies\n", nc, nd);
 	}
-	fprintf(f,
-		"union: %u classes (%u not in every snapshot), %u dependencies, %u chains\n",
-		m->nr_classes, partial, m->nr_deps, m->nr_chains);
+	fprintf(f, "union: %u classes (%u not in every snapshot), ",
+		m->nr_classes, partial);
+	if (m->have.deps)
+		fprintf(f, "%u dependencies, ", m->nr_deps);
+	else
+		fputs("dependencies unknown (a snapshot has none), ", f);
+	if (m->have.chains)
+		fprintf(f, "%u chains\n", m->nr_chains);
+	else
+		fputs("chains unknown (a snapshot has none)\n", f);
 	fprintf(f,
 		"matched across snapshots: %u by name, %u by key, %u realigned #N, %u by shared dependencies, %u by #N order alone (a guess)\n",
 		nr_how[LD_MATCH_NAME], nr_how[LD_MATCH_KEY],

@@ -120,6 +120,8 @@ int cmd_stats(struct ctx *ctx, struct cmd_args *a)
 	(void)a;
 	if (!m->have.stats) {
 		err_msg("stats: no counters in this source (%s)",
+			m->nr_parts ?
+				"a union of snapshots: counters are not combined; give one -s" :
 			m->from_export ? "no 'stats' file in the export" :
 					 "no lockdep_stats file");
 		return EXIT_DATA;

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/diff/old -s proc-interface/fixtures/analysis/diff/new stats
