@@ -218,6 +218,7 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 {
 	FILE *f = ctx->out;
 	uint32_t i;
+	bool all;
 	int k;
 
 	if (!df->classes_compared)
@@ -405,13 +406,12 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 		}
 		more(f, df->nr_ls, max);
 	}
+	all = df->classes_compared && df->deps_compared &&
+	      df->usage_compared && df->chains_compared &&
+	      df->stats_compared && df->ls_compared && !df->nr_stats_unknown;
 	if (!ld_diff_any(df))
-		fputs(df->classes_compared && df->deps_compared &&
-				      df->usage_compared && df->chains_compared &&
-				      df->stats_compared && df->ls_compared &&
-				      !df->nr_stats_unknown ?
-			      "no differences\n" :
-			      "no differences in what was compared\n",
+		fputs(all ? "no differences\n" :
+			    "no differences in what was compared\n",
 		      f);
 }
 

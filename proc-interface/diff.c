@@ -77,7 +77,7 @@ static int diff_deps(const struct ld_model *o, const struct ld_model *n,
 				if (ret)
 					goto out;
 			}
-			/* lockdep sets 1 when it sees a distance 2 one directly */
+			/* lockdep sets 1 when it sees a longer one directly */
 			if (!df->distance1_only && d->distance != h->distance) {
 				uint32_t k = df->nr_redist;
 

@@ -687,7 +687,7 @@ static int parse_deps(struct ld_model *m, const struct ld_section *s,
 		ret = parse_dep_type(ts, tl, &dep.type);
 		if (ret < 0)
 			BAD_FIELD("dependency type");
-		if (ret) { /* what it means is not known: neither are its types */
+		if (ret) { /* a name not known: nor are the types it has */
 			dep.type_known = false;
 			dep.type = 0;
 			unknown_types++;

@@ -1207,7 +1207,8 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 	 * the report's end: its stack dump, or the held locks that end the
 	 * kinds without one
 	 */
-	if (splat_start(t, tl) && !(p->mode == M_BACKTRACE && p->in_calltrace) &&
+	if (splat_start(t, tl) &&
+	    !(p->mode == M_BACKTRACE && p->in_calltrace) &&
 	    !(p->mode == M_HELD && !kind_has_backtrace(r->kind))) {
 		p->splat = lineno;
 		p->splat_cut_stack = cut_stack;
