@@ -90,7 +90,8 @@ static void print_tree(struct walk *w, uint32_t u, uint32_t lvl)
 				fputs(ld_dep_type_str(d->type, true, tb), w->f);
 			fputc(']', w->f);
 		}
-		if (!expand && lvl + 1 < w->depth &&
+		/* expanded elsewhere: every class above the last level is */
+		if (!expand && w->level[v] < w->depth &&
 		    (w->rev ? ld_nr_in(w->m, v) : ld_nr_out(w->m, v)))
 			fputs(" (*)", w->f);
 		fputc('\n', w->f);

@@ -141,7 +141,8 @@ static void show_text(struct ctx *ctx, uint32_t id)
 		for (k = m->out_off[id]; k < m->out_off[id + 1]; k++)
 			text_dep(f, m, m->out[k], true);
 		nr = ld_nr_in(m, id);
-		fprintf(f, "  held when it is taken (%u):\n", nr);
+		fprintf(f, "  held when it is taken (%u%s):\n", nr,
+			m->have.dep_all_distances ? "" : ", distance 1 only");
 		for (k = m->in_off[id]; k < m->in_off[id + 1]; k++)
 			text_dep(f, m, m->in[k], false);
 	}

@@ -240,6 +240,9 @@ int resolve_class(struct ctx *ctx, const char *arg, uint32_t *id)
 			}
 			fputc('\n', stderr);
 		}
+		if (n > 8) /* 'classes' lists them all */
+			fprintf(stderr, "    ... %u more ('classes' lists them)\n",
+				n - 8);
 		return EXIT_USAGE;
 	}
 	if (arg[0] == '@' && arg[1] >= '0' && arg[1] <= '9') {

@@ -1,0 +1,1 @@
+-s lockdep-tool/tests/data/dup12 show dup
