@@ -187,6 +187,14 @@ for b in "${RUN_BOOTS[@]}"; do
 	# what the host saw: the console scan, a crash, a hung guest
 	host=$(cat "$OUT/$b.out" "$OUT/$b.err" | grep -E '^(console-scan|run-qemu): ' |
 		grep -v 'guest test runner exited' | head -n 4)
+	# a failed run that no row explains (the guest's KTAP cut short, the
+	# runner killed after the rows) fails the rows that passed
+	if [ $rc != 0 ] && [ -z "$host" ] && [ $guest_failed = 0 ]; then
+		host=$(cat "$OUT/$b.out" "$OUT/$b.err" |
+			grep -E '^(ktap|run-qemu): ' | head -n 4)
+		host="run-qemu.sh exited $rc${host:+:
+$host}"
+	fi
 	if [ $rc != 0 ] && [ -n "$host" ]; then
 		for n in $rows; do
 			if [ "${RESULT[$n]}" = ok ] && { [ $guest_failed = 0 ] || [ $rc -ge 124 ]; }; then

@@ -13,6 +13,8 @@
 # other character only itself.
 # --require-expected: each expected title must appear exactly once.
 # --warn-only: print findings but exit 0.
+# A log without the kernel's "Linux version" banner fails: an empty or
+# foreign log has nothing to find, and must not pass for a clean one.
 set -uo pipefail
 
 # TITLE -> anchored ERE: every character literal, '*' any text
@@ -70,6 +72,12 @@ if [ $require = 1 ]; then
 			fail=1
 		fi
 	done
+fi
+# an empty or foreign log (a broken console= or serial setup) would pass
+# for want of anything to find: the kernel's banner must be there
+if ! tr -d '\r' <"$log" | grep -q 'Linux version '; then
+	echo "console-scan: $name: no 'Linux version' line: not the console of a boot, nothing was scanned"
+	fail=1
 fi
 [ $warn = 1 ] && exit 0
 exit $fail

@@ -21,6 +21,10 @@ printf '[    8.000000] WARNING: lds/held-exit/93 still has locks held!\r\n' >>"$
 X="WARNING: lds/held-exit/* still has locks held!"
 
 t "console-scan: a clean log passes" 0 ./console-scan.sh "$tmp/clean.log"
+: >"$tmp/empty.log"
+t "console-scan: an empty log fails" 1 ./console-scan.sh "$tmp/empty.log"
+printf 'Run /init as init process\r\n' >"$tmp/nobanner.log"
+t "console-scan: a log without the kernel's banner fails" 1 ./console-scan.sh "$tmp/nobanner.log"
 t "console-scan: an undeclared report fails" 1 ./console-scan.sh "$tmp/circular.log"
 t "console-scan: a declared report passes" 0 ./console-scan.sh --expect "$C" "$tmp/circular.log"
 t "console-scan: a second, undeclared report fails" 1 ./console-scan.sh --expect "$C" "$tmp/two.log"
