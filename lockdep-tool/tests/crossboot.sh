@@ -8,7 +8,9 @@
 #   - SNAP1 records A -> B and SNAP2 records B -> A (`why`);
 #   - `cycles` on the union (-s SNAP1 -s SNAP2) finds exactly one cycle
 #     through A and B, of those two classes, and exits 1;
-#   - its id is the canonical id of "A -> B" (`dot --cycle` on the names);
+#   - its id is the canonical id of "A -> B": the same from the union in
+#     the other order and from a ring of the two names alone, another one
+#     for other names; `dot --cycle` on the names finds it;
 #   - with CONSOLE=FILE (a boot's console with a circular report of the
 #     classes CONSOLE_A, CONSOLE_B): `report` finds that report and gives
 #     it the id `cycles` gives the same two classes.
@@ -37,7 +39,7 @@ trap 'rm -rf "$work"' EXIT
 n=0 failed=0 results=
 ok()   { n=$((n + 1)); results+="ok $n $1"$'\n'; }
 fail() { n=$((n + 1)); failed=$((failed + 1)); results+="not ok $n $1"$'\n'
-	 shift; for l in "$@"; do results+="# $l"$'\n'; done; }
+	 shift; for l in "$@"; do results+="# ${l//$'\n'/$'\n'# }"$'\n'; done; }
 
 # cycles through both A and B, as "id classes..." lines
 ab_cycles() {
@@ -81,14 +83,29 @@ else
 		"$(head -c 300 "$work/u.err")"
 fi
 id=${found%% *}
-# the id `dot --cycle` computes from the names must be the one found
-if [ -n "$id" ] &&
+# a two-class graph of their own: the id of a ring of these names
+ring_id() {	# NAME1 NAME2 -> the id `cycles` gives the ring
+	mkdir -p "$work/ring"
+	printf 'all lock classes:\n%016x OPS:       1 FD:    2 BD:    2 ....: %s\n -> [%016x] %s\n\n%016x OPS:       1 FD:    2 BD:    2 ....: %s\n -> [%016x] %s\n\n' \
+		1 "$1" 2 "$2" 2 "$2" 1 "$1" > "$work/ring/lockdep"
+	"$TOOL" -s "$work/ring" -j cycles 2> /dev/null | jq -r '.cycles[0].id'
+}
+# the id depends on the names only: the same from the union in the
+# other order and from a ring of the two names alone, another for
+# other names; `dot --cycle` finds the cycle by its names
+rid=$(ring_id "$A" "$B") oid=$(ring_id "$A" "${B}_other")
+rev=$("$TOOL" -s "$SNAP2" -s "$SNAP1" -j cycles --max 0 2> /dev/null |
+      ab_cycles /dev/stdin 2> /dev/null)
+if [ -n "$id" ] && [ "$id" = "$rid" ] && [ "$id" = "${rev%% *}" ] &&
+   [ -n "$oid" ] && [ "$oid" != "$id" ] &&
    "$TOOL" -s "$SNAP1" -s "$SNAP2" -j dot --cycle "$A -> $B" > "$work/d.json" \
 	2> "$work/d.err" && jq -e '.nodes | length == 2' "$work/d.json" > /dev/null
 then
 	ok "union_cycle_id_is_canonical"
 else
-	fail "union_cycle_id_is_canonical" "id ${id:-none}" "$(head -c 300 "$work/d.err" 2>/dev/null)"
+	fail "union_cycle_id_is_canonical" "union ${id:-none}, reversed union ${rev%% *}" \
+		"ring of the names ${rid:-none}, of other names ${oid:-none}" \
+		"$(head -c 300 "$work/d.err" 2>/dev/null)"
 fi
 echo "# union cycle: ${found:-none}" >> "$work/notes"
 
