@@ -37,6 +37,27 @@ static void json_usage_words(struct jw *w, const char *key, uint16_t mask)
 	jw_arr_end(w);
 }
 
+/* A dependency in both, changed: its object up to what changed */
+static void json_changed_start(struct jw *w, const struct ld_model *n,
+			       const struct ld_dep *nd)
+{
+	jw_obj_start(w);
+	jw_kint(w, "from", nd->from);
+	jw_kint(w, "to", nd->to);
+	jw_kstrn(w, "from_name", n->classes[nd->from].name);
+	jw_kstrn(w, "to_name", n->classes[nd->to].name);
+}
+
+/* "~ A -> B", what changed follows */
+static void text_changed(FILE *f, const struct ld_model *n,
+			 const struct ld_dep *nd)
+{
+	fputs("~ ", f);
+	out_str(f, n->classes[nd->from].name);
+	fputs(" -> ", f);
+	out_str(f, n->classes[nd->to].name);
+}
+
 static void diff_json(struct ctx *ctx, const struct ld_model *o,
 		      const struct ld_model *n, const struct ld_diff *df)
 {
@@ -102,11 +123,7 @@ static void diff_json(struct ctx *ctx, const struct ld_model *o,
 		const struct ld_dep *od = &o->deps[df->retyped_old[i]];
 		const struct ld_dep *nd = &n->deps[df->retyped_new[i]];
 
-		jw_obj_start(&w);
-		jw_kint(&w, "from", nd->from);
-		jw_kint(&w, "to", nd->to);
-		jw_kstrn(&w, "from_name", n->classes[nd->from].name);
-		jw_kstrn(&w, "to_name", n->classes[nd->to].name);
+		json_changed_start(&w, n, nd);
 		jw_kstr(&w, "old_type", ld_dep_type_str(od->type, true, b1));
 		jw_kstr(&w, "new_type", ld_dep_type_str(nd->type, true, b2));
 		jw_obj_end(&w);
@@ -118,11 +135,7 @@ static void diff_json(struct ctx *ctx, const struct ld_model *o,
 		const struct ld_dep *od = &o->deps[df->redist_old[i]];
 		const struct ld_dep *nd = &n->deps[df->redist_new[i]];
 
-		jw_obj_start(&w);
-		jw_kint(&w, "from", nd->from);
-		jw_kint(&w, "to", nd->to);
-		jw_kstrn(&w, "from_name", n->classes[nd->from].name);
-		jw_kstrn(&w, "to_name", n->classes[nd->to].name);
+		json_changed_start(&w, n, nd);
 		jw_kint(&w, "old_distance", od->distance);
 		jw_kint(&w, "new_distance", nd->distance);
 		jw_obj_end(&w);
@@ -289,10 +302,7 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 			const struct ld_dep *nd = &n->deps[df->retyped_new[i]];
 			char b1[16], b2[16];
 
-			fputs("~ ", f);
-			out_str(f, n->classes[nd->from].name);
-			fputs(" -> ", f);
-			out_str(f, n->classes[nd->to].name);
+			text_changed(f, n, nd);
 			fprintf(f, "  [%s] -> [%s]\n",
 				ld_dep_type_str(od->type, true, b1),
 				ld_dep_type_str(nd->type, true, b2));
@@ -305,10 +315,7 @@ static void diff_text(struct ctx *ctx, const struct ld_model *o,
 			const struct ld_dep *od = &o->deps[df->redist_old[i]];
 			const struct ld_dep *nd = &n->deps[df->redist_new[i]];
 
-			fputs("~ ", f);
-			out_str(f, n->classes[nd->from].name);
-			fputs(" -> ", f);
-			out_str(f, n->classes[nd->to].name);
+			text_changed(f, n, nd);
 			fprintf(f, "  distance %u -> %u\n", od->distance,
 				nd->distance);
 		}

@@ -25,6 +25,17 @@ static bool dep_wanted(const struct ld_dep *d, bool d1)
 	return !d1 || d->distance <= 1;
 }
 
+/* Old dependency @od and new @nd, each onto its list of a pair of lists */
+static int push_pair(uint32_t **old, uint32_t **new, uint32_t *nr,
+		     uint32_t *alloc_old, uint32_t *alloc_new, uint32_t od,
+		     uint32_t nd)
+{
+	uint32_t k = *nr;
+	int ret = push(old, &k, alloc_old, od);
+
+	return ret ? ret : push(new, nr, alloc_new, nd);
+}
+
 static int diff_deps(const struct ld_model *o, const struct ld_model *n,
 		     struct ld_diff *df)
 {
@@ -67,27 +78,16 @@ static int diff_deps(const struct ld_model *o, const struct ld_model *n,
 
 			seen[hit] = 1;
 			/* lockdep ors types in: a new one can make a path strong */
-			if (d->type_known && h->type_known && d->type != h->type) {
-				uint32_t k = df->nr_retyped;
-
-				ret = push(&df->retyped_old, &k, &a3, i);
-				if (!ret)
-					ret = push(&df->retyped_new,
-						   &df->nr_retyped, &a4, hit);
-				if (ret)
-					goto out;
-			}
+			if (d->type_known && h->type_known && d->type != h->type)
+				ret = push_pair(&df->retyped_old, &df->retyped_new,
+						&df->nr_retyped, &a3, &a4, i, hit);
 			/* lockdep sets 1 when it sees a longer one directly */
-			if (!df->distance1_only && d->distance != h->distance) {
-				uint32_t k = df->nr_redist;
-
-				ret = push(&df->redist_old, &k, &a5, i);
-				if (!ret)
-					ret = push(&df->redist_new,
-						   &df->nr_redist, &a6, hit);
-				if (ret)
-					goto out;
-			}
+			if (!ret && !df->distance1_only &&
+			    d->distance != h->distance)
+				ret = push_pair(&df->redist_old, &df->redist_new,
+						&df->nr_redist, &a5, &a6, i, hit);
+			if (ret)
+				goto out;
 			continue;
 		}
 		ret = push(&df->dep_removed, &df->nr_dep_removed, &a1, i);
