@@ -166,7 +166,7 @@ int cmd_irq_check(struct ctx *ctx, struct cmd_args *a)
 		fprintf(f, "inconsistent classes: %u\n", r.nr_inc);
 	if (r.nr_skipped)
 		fprintf(f,
-			"%u classes left out: not normal locks (local_lock, wait-type overrides)\n",
+			"%u classes left out of the paths: not normal locks (local_lock, wait-type overrides)\n",
 			r.nr_skipped);
 	if (!r.types_known && (r.total[0] || r.total[1]))
 		fputs("dependency types unknown: every path counts as strong\n",

@@ -1482,8 +1482,11 @@ int ld_irq_check(const struct ld_model *m, uint32_t max,
 			struct ld_irq_inconsistent *in;
 			uint16_t a = 0, bb = 0;
 
-			if (skip[i])
-				continue;
+			/*
+			 * Every class, also those the searches leave out:
+			 * mark_lock_irq() checks valid_state() whatever the
+			 * lock_type (usage_skip() is for the BFS only)
+			 */
 			if ((u & sw) && (u & (uw | ur))) {
 				a = sw;
 				bb = u & uw ? uw : ur;

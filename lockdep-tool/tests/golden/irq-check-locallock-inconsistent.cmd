@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/irq-locallock-inconsistent irq-check
