@@ -896,7 +896,18 @@ static bool section_whole(const struct pst *p, uint32_t section, uint32_t lk)
 			continue;
 		a = &rs->locks[p->bl[k].lock].name;
 		b = &rs->locks[lk].name;
-		return a->len == b->len && !memcmp(a->s, b->s, a->len);
+		/*
+		 * print_lock() adds what the class's print function says
+		 * ("name l=0 1:2"), a section's header does not
+		 */
+		if (a->len > b->len) {
+			const struct ld_str *x = a;
+
+			a = b;
+			b = x;
+		}
+		return !memcmp(a->s, b->s, a->len) &&
+		       (a->len == b->len || b->s[a->len] == ' ');
 	}
 	return false;
 }
@@ -1256,10 +1267,10 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 		return 0;
 	case E_NEST:
 		/*
-		 * The nest lock's class name alone: a line with a space is
-		 * another CPU's ("random: crng init done")
+		 * The nest lock's class name alone, which may hold spaces: a
+		 * line with ": " is another CPU's ("random: crng init done")
 		 */
-		if (memchr(t, ' ', tl)) {
+		if (find(t, tl, ": ")) {
 			if (lineno - p->expect_line > 2)
 				p->expect = E_NONE;
 			break;
@@ -1271,6 +1282,18 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 		break;
 	}
 
+	/*
+	 * After a line skipped among the held locks of a report without a
+	 * stack dump, only held locks: anything else (another task's "N
+	 * locks held by", a stack dump) is not the report's
+	 */
+	if (p->mode == M_HELD && p->held_skipped &&
+	    !kind_has_backtrace(r->kind) && !(t[0] == '#' && isdig(t[1]))) {
+		/* cut short when a lock it announced is missing */
+		ret = close_report(p, p->held_line,
+				   r->held_count > (int64_t)p->nr_held);
+		return ret ? ret : 1;
+	}
 	if (starts(t, tl, "Showing all locks held in the system")) {
 		p->mode = M_ALL_LOCKS;
 		return 0;
@@ -1326,7 +1349,7 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 		}
 		ret = close_report(p, p->held_skipped ? p->held_line :
 							lineno - 1,
-				   false);
+				   r->held_count > (int64_t)p->nr_held);
 		return ret ? ret : 1;
 	}
 other:

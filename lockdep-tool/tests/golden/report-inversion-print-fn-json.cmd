@@ -1,0 +1,1 @@
+-j report proc-interface/fixtures/reports-handmade/irq-inversion-print-fn.txt

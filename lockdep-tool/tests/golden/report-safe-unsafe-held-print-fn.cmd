@@ -1,0 +1,1 @@
+report proc-interface/fixtures/reports-handmade/safe-unsafe-held-print-fn.txt
