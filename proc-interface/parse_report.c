@@ -1288,7 +1288,8 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 	 * locks held by", a stack dump) is not the report's
 	 */
 	if (p->mode == M_HELD && p->held_skipped &&
-	    !kind_has_backtrace(r->kind) && !(t[0] == '#' && isdig(t[1]))) {
+	    !kind_has_backtrace(r->kind) &&
+	    !(tl > 1 && t[0] == '#' && isdig(t[1]))) {
 		/* cut short when a lock it announced is missing */
 		ret = close_report(p, p->held_line,
 				   r->held_count > (int64_t)p->nr_held);
