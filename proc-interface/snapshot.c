@@ -363,7 +363,8 @@ static int build(struct ld_model *m, struct ld_diag *d)
 					"%s: debugfs export without its 'classes' file",
 					s->origin);
 		}
-		s = find_section(m, "lockdep_chains");
+		/* only when read: the counters next to them are still good */
+		s = read_section(m, "lockdep_chains");
 		if (s)
 			return ld_diagf(
 				d,
