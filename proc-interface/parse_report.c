@@ -406,8 +406,22 @@ struct pst {
 	uint32_t ended; /* the stack end_stack() ended last, LD_NONE: none */
 	enum target ended_target;
 	uint32_t section; /* 1, 2 (safe-unsafe), 3 (inversion) */
-	bool kernel_next; /* the line after the title */
+	/* lines that may still come before the kernel's (0: not waited for) */
+	uint8_t kernel_wait;
 	bool in_calltrace;
+	/*
+	 * The Call Trace has x86's marks ("<IRQ>", "<TASK>"): it ends with
+	 * "</TASK>", and a line before that is not its end
+	 */
+	bool in_task;
+	/*
+	 * The line that ended a stack without being a blank or a structural
+	 * one (another CPU's, maybe), with the mode it came in: frames on
+	 * the line after it still belong to that stack
+	 */
+	unsigned long broke_line;
+	enum mode broke_mode;
+	unsigned long calltrace_line; /* of "Call Trace:" */
 	bool nest_paused; /* "Nested lock was not taken": first stack done */
 	/*
 	 * Another splat ("------------[ cut here ]", "WARNING: CPU: ...")
@@ -1029,8 +1043,11 @@ static int open_report(struct pst *p, int kind, const char *t, size_t tl,
 	p->mode = M_BODY;
 	p->expect = E_NONE;
 	p->section = 0;
-	p->kernel_next = kind != LD_RK_CAPACITY;
+	/* the title, then the kernel's line; another CPU's may come first */
+	p->kernel_wait = kind != LD_RK_CAPACITY ? 3 : 0;
 	p->in_calltrace = false;
+	p->in_task = false;
+	p->broke_line = 0;
 	p->nest_paused = false;
 	p->splat = p->splat_from = p->splat_to = 0;
 	p->idle = 0;
@@ -1050,6 +1067,7 @@ static bool nest_pause(struct pst *p)
 	end_stack(p);
 	p->nest_paused = true;
 	p->in_calltrace = false;
+	p->in_task = false;
 	p->mode = M_BODY;
 	p->idle = 0;
 	return true;
@@ -1185,19 +1203,38 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 		return splat_line(p, t, tl, lineno);
 	if (inline_repeat(p, t, tl, lineno))
 		return 0;
+	/* the frames after one line of another CPU inside a stack */
+	if (p->stack == LD_NONE && p->broke_line &&
+	    lineno == p->broke_line + 1 && p->mode == p->broke_mode &&
+	    p->expect == E_NONE) {
+		if (tl == 3 && !memcmp(t, "...", 3)) {
+			p->broke_line = lineno; /* before the unsafe trace */
+			return 0;
+		}
+		if (frame_like(raw, rl, t, tl))
+			resume_stack(p);
+	}
 	/* stacks first: indented frames until a blank or structural line */
 	cut_stack = p->stack != LD_NONE;
 	if (p->stack != LD_NONE) {
 		if (frame_like(raw, rl, t, tl) &&
 		    !(p->mode == M_BACKTRACE && starts(t, tl, "</TASK>"))) {
-			if (p->mode == M_BACKTRACE && starts(t, tl, "<"))
-				return 0; /* <TASK>, <IRQ>, </IRQ> */
+			if (p->mode == M_BACKTRACE && starts(t, tl, "<")) {
+				/* <TASK>, <IRQ>, </IRQ> */
+				if (!starts(t, tl, "</"))
+					p->in_task = true;
+				return 0;
+			}
 			p->idle = 0;
 			return add_frame(p, t, tl);
 		}
 		if (tl == 3 && !memcmp(t, "...", 3))
 			return 0; /* "..." before the unsafe trace */
 		end_stack(p);
+		if (tl) {
+			p->broke_line = lineno;
+			p->broke_mode = p->mode;
+		}
 	}
 	if (!tl) {
 		if (p->mode == M_BACKTRACE && p->in_calltrace && !nest_pause(p))
@@ -1206,20 +1243,24 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 	}
 	if (is_separator(t, tl))
 		return 0;
-	if (p->kernel_next) {
-		p->kernel_next = false;
+	if (p->kernel_wait) {
+		p->kernel_wait--;
 		if (find(t, tl, " #") || find(t, tl, "ainted")) {
+			p->kernel_wait = 0;
 			r->kernel = sdup(p->rs, t, tl);
 			return 0;
 		}
 	}
 	/*
 	 * Another splat inside the report (another CPU's), but for after
-	 * the report's end: its stack dump, or the held locks that end the
-	 * kinds without one
+	 * the report's end: after its stack dump (on x86 it ends with
+	 * "</TASK>": inside, a splat is another CPU's; so is one right
+	 * after "Call Trace:"), or after the held locks that end the kinds
+	 * without one
 	 */
 	if (splat_start(t, tl) &&
-	    !(p->mode == M_BACKTRACE && p->in_calltrace) &&
+	    !(p->mode == M_BACKTRACE && p->in_calltrace && !p->in_task &&
+	      lineno > p->calltrace_line + 1) &&
 	    !(p->mode == M_HELD && !kind_has_backtrace(r->kind))) {
 		p->splat = lineno;
 		p->splat_cut_stack = cut_stack;
@@ -1373,6 +1414,7 @@ other:
 		}
 		if (call_trace(t, tl)) {
 			p->in_calltrace = true;
+			p->calltrace_line = lineno;
 			p->idle = 0;
 			/* the second dump of a nested-lock report repeats
 			 * the first */
@@ -1386,8 +1428,12 @@ other:
 				return 0;
 			return close_report(p, lineno, false);
 		}
-		if (starts(t, tl, "</") || starts(t, tl, "<"))
+		if (starts(t, tl, "</"))
 			return 0;
+		if (starts(t, tl, "<")) {
+			p->in_task = p->in_calltrace;
+			return 0;
+		}
 		if (p->in_calltrace && regs_line(t, tl)) {
 			resume_stack(p); /* "RIP: 0010:...", "RAX: ..." */
 			return 0;
@@ -1397,6 +1443,17 @@ other:
 		if (p->idle > 400) { /* a dump that never ends */
 			ret = close_report(p, lineno - p->idle, false);
 			return ret ? ret : 1;
+		}
+		/*
+		 * Before "</TASK>", another CPU's lines: the dump goes on;
+		 * without those marks (not x86), one right after "Call
+		 * Trace:" is not the dump's end either
+		 */
+		if ((p->in_task || (p->in_calltrace &&
+				    lineno - p->calltrace_line <= 2)) &&
+		    raw[0] != ' ' && raw[0] != '\t') {
+			resume_stack(p);
+			return 0;
 		}
 		if (p->in_calltrace && raw[0] != ' ' && raw[0] != '\t') {
 			if (nest_pause(p))
