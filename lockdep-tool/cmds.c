@@ -134,7 +134,7 @@ const struct cmd_entry cmd_table[] = {
 	  ARG_CLASS, CMD_NEEDS_MODEL | CMD_READS(LD_LOAD_GRAPH) | CMD_JSON_STACKS, deps_opts, cmd_deps },
 	{ "chains", NULL, 0, 1, "[CLASS] [--irq-context CTX] [--count]",
 	  "lock chains, optionally those holding CLASS",
-	  "Prints each recorded lock chain (the sequence of classes held, outermost first) with its irq context.",
+	  "Prints each recorded lock chain (the sequence of classes held, outermost first) with its irq context.  A lock whose class is not in the class list (a class registered between the reads of /proc/lockdep and /proc/lockdep_chains) is named as the chains file names it, marked (not in the class list); with -j its class id is null and its name given.",
 	  ARG_CLASS, CMD_NEEDS_MODEL | CMD_READS(LD_LOAD_CHAINS), chains_opts, cmd_chains },
 	{ "stats", NULL, 0, 0, "", "lockdep counters and capacity use",
 	  "Prints every counter; each capacity as used/max and percent.  A warning line follows for each capacity above 80 percent, and a loud line when debug_locks is 0 (lockdep has turned itself off after a report).",

@@ -270,12 +270,15 @@ void json_chain(struct jw *w, const struct ld_model *m, uint32_t i)
 	jw_arr_start(w);
 	for (k = 0; k < ch->depth; k++) {
 		uint32_t c = m->chain_locks[ch->first + k];
+		struct ld_str n = c == LD_NONE ?
+					  ld_chain_lock_name(m, ch->first + k) :
+					  m->classes[c].name;
 
-		if (c == LD_NONE)
+		/* a class not in the list: the name the chains file gave */
+		if (c == LD_NONE && !n.len)
 			jw_null(w);
 		else
-			jw_strn(w, m->classes[c].name.s,
-				m->classes[c].name.len);
+			jw_strn(w, n.s, n.len);
 	}
 	jw_arr_end(w);
 	jw_key(w, "read");
@@ -303,10 +306,14 @@ void text_chain(FILE *f, const struct ld_model *m, uint32_t i)
 		uint32_t c = m->chain_locks[ch->first + k];
 
 		fputs(k ? " -> " : " ", f);
-		if (c == LD_NONE)
-			fputs("?", f);
-		else
+		if (c != LD_NONE) {
 			out_str(f, m->classes[c].name);
+		} else if (ld_chain_lock_name(m, ch->first + k).len) {
+			out_str(f, ld_chain_lock_name(m, ch->first + k));
+			fputs(" (not in the class list)", f);
+		} else {
+			fputs("?", f);
+		}
 		if (ch->read_known && m->chain_reads[ch->first + k])
 			fprintf(f, " (%s)",
 				m->chain_reads[ch->first + k] == 2 ?

@@ -490,6 +490,9 @@ void ld_section_free_data(struct ld_section *s);
 /* Model building */
 struct ld_model *ld_model_new(void);
 uint32_t ld_add_class(struct ld_model *m); /* LD_NONE on ENOMEM */
+/* Chain lock @at (past every other one) of a class not in the list */
+int ld_add_unlisted(struct ld_model *m, uint32_t at, const char *name,
+		    size_t len);
 int ld_add_dep(struct ld_model *m, const struct ld_dep *dep);
 int ld_add_stat(struct ld_model *m, const struct ld_stat *st);
 /* Split a printed name into base, #version, /subclass (heuristic). */

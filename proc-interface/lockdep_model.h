@@ -159,6 +159,15 @@ static inline struct ld_num ld_chain_kid(const struct ld_chain *ch)
 	return n;
 }
 
+struct ld_unlisted {
+	uint32_t at; /* index into chain_locks[] */
+	struct ld_str name;
+};
+
+struct ld_model;
+/* The name of chain lock @at when its class is not in the model, or "" */
+struct ld_str ld_chain_lock_name(const struct ld_model *m, uint32_t at);
+
 struct ld_trace {
 	struct ld_num kid; /* offset in stack_trace[] */
 	uint32_t first; /* index into frames[] */
@@ -283,6 +292,13 @@ struct ld_model {
 	uint32_t *chain_locks; /* class ids, LD_NONE if unresolved */
 	uint8_t *chain_reads; /* 0 write, 1 read, 2 recursive */
 	uint32_t nr_chain_locks, alloc_chain_locks, alloc_chain_reads;
+	/*
+	 * The names /proc/lockdep_chains gives its locks of classes not in
+	 * the class list (chain_locks[] LD_NONE), by chain_locks[] index,
+	 * in order: ld_chain_lock_name()
+	 */
+	struct ld_unlisted *unlisted;
+	uint32_t nr_unlisted, alloc_unlisted;
 	uint32_t *cc_off, *cc; /* chains containing class i */
 	struct ld_trace *traces;
 	uint32_t nr_traces, alloc_traces;

@@ -620,12 +620,27 @@ static uint64_t chain_hash(const struct ld_model *m, const struct ld_chain *c)
 static bool chain_same(const struct ld_model *m, const struct ld_chain *a,
 		       const struct ld_chain *b)
 {
-	return a->irq_context == b->irq_context && a->depth == b->depth &&
-	       !memcmp(m->chain_locks + a->first, m->chain_locks + b->first,
-		       a->depth * sizeof(uint32_t)) &&
-	       (!a->read_known || !b->read_known ||
-		!memcmp(m->chain_reads + a->first, m->chain_reads + b->first,
-			a->depth));
+	uint32_t k;
+
+	if (a->irq_context != b->irq_context || a->depth != b->depth ||
+	    memcmp(m->chain_locks + a->first, m->chain_locks + b->first,
+		   a->depth * sizeof(uint32_t)) ||
+	    (a->read_known && b->read_known &&
+	     memcmp(m->chain_reads + a->first, m->chain_reads + b->first,
+		    a->depth)))
+		return false;
+	/* classes not in the list: by the names the chains gave */
+	for (k = 0; k < a->depth; k++) {
+		struct ld_str x, y;
+
+		if (m->chain_locks[a->first + k] != LD_NONE)
+			continue;
+		x = ld_chain_lock_name(m, a->first + k);
+		y = ld_chain_lock_name(m, b->first + k);
+		if (x.len != y.len || memcmp(x.s, y.s, x.len))
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -643,6 +658,7 @@ static int chains_copy(struct mbuild *b, const struct ld_model *src,
 
 	for (i = 0; i < src->nr_chains; i++) {
 		const struct ld_chain *sc = &src->chains[i];
+		uint32_t unlisted = m->nr_unlisted;
 		struct ld_chain *nc;
 		uint64_t h;
 
@@ -665,6 +681,15 @@ static int chains_copy(struct mbuild *b, const struct ld_model *src,
 
 			m->chain_locks[nc->first + k] =
 				cl == LD_NONE ? LD_NONE : cmap[cl];
+			if (cl == LD_NONE) {
+				struct ld_str un = ld_chain_lock_name(
+					src, sc->first + k);
+
+				if (un.len &&
+				    ld_add_unlisted(m, nc->first + k, un.s,
+						    un.len))
+					return -ENOMEM;
+			}
 			m->chain_reads[nc->first + k] =
 				src->chain_reads ?
 					src->chain_reads[sc->first + k] :
@@ -682,6 +707,7 @@ static int chains_copy(struct mbuild *b, const struct ld_model *src,
 				       m->chain_reads + nc->first, nc->depth);
 				m->chains[c].read_known = true;
 			}
+			m->nr_unlisted = unlisted; /* its names go too */
 			continue;
 		}
 		b->ch_claim[m->nr_chains] = s;

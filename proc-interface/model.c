@@ -136,6 +136,40 @@ const char *ld_irq_ctx_str(unsigned int ctx)
 	return s[ctx & 3];
 }
 
+struct ld_str ld_chain_lock_name(const struct ld_model *m, uint32_t at)
+{
+	struct ld_str none = { "", 0 };
+	uint32_t lo = 0, hi = m->nr_unlisted, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m->unlisted[mid].at < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nr_unlisted && m->unlisted[lo].at == at ?
+		       m->unlisted[lo].name :
+		       none;
+}
+
+int ld_add_unlisted(struct ld_model *m, uint32_t at, const char *name,
+		    size_t len)
+{
+	struct ld_unlisted *u;
+
+	if (ld_grow((void **)&m->unlisted, &m->alloc_unlisted, m->nr_unlisted,
+		    sizeof(*m->unlisted)))
+		return -ENOMEM;
+	u = &m->unlisted[m->nr_unlisted];
+	u->at = at;
+	u->name = ld_arena_str(m->arena, name, len);
+	if (!u->name.s)
+		return -ENOMEM;
+	m->nr_unlisted++;
+	return 0;
+}
+
 struct ld_model *ld_model_new(void)
 {
 	struct ld_model *m = calloc(1, sizeof(*m));
@@ -171,6 +205,7 @@ void ld_model_free(struct ld_model *m)
 	free(m->chains);
 	free(m->chain_locks);
 	free(m->chain_reads);
+	free(m->unlisted);
 	free(m->cc_off);
 	free(m->cc);
 	free(m->traces);

@@ -678,8 +678,12 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 			r.name = p + 2;
 			r.len = end - (p + 2);
 			c = resolve_ref(cx->m, cx->keys, &r);
-			if (c == LD_NONE)
+			if (c == LD_NONE) {
 				(*unresolved)++;
+				if (ld_add_unlisted(out, out->nr_chain_locks,
+						 r.name, r.len))
+					return -ENOMEM;
+			}
 			if (add_chain_lock(out, ch, c))
 				return -ENOMEM;
 			continue;
@@ -775,6 +779,10 @@ static int chain_append(struct ld_model *m, const struct ld_model *t)
 	if (t->nr_chain_locks)
 		memcpy(m->chain_locks + base, t->chain_locks,
 		       t->nr_chain_locks * sizeof(uint32_t));
+	for (i = 0; i < t->nr_unlisted; i++)
+		if (ld_add_unlisted(m, base + t->unlisted[i].at,
+				 t->unlisted[i].name.s, t->unlisted[i].name.len))
+			return -ENOMEM;
 	m->nr_chain_locks += t->nr_chain_locks;
 	return 0;
 }

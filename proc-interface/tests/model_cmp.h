@@ -63,6 +63,14 @@ static inline const char *model_cmp(const struct ld_model *a,
 	}
 	if (mc_ids(a->chain_locks, b->chain_locks, a->nr_chain_locks))
 		return "chain locks";
+	if (a->nr_unlisted != b->nr_unlisted)
+		return "number of unlisted chain locks";
+	for (i = 0; i < a->nr_unlisted; i++)
+		if (a->unlisted[i].at != b->unlisted[i].at ||
+		    a->unlisted[i].name.len != b->unlisted[i].name.len ||
+		    memcmp(a->unlisted[i].name.s, b->unlisted[i].name.s,
+			   a->unlisted[i].name.len))
+			return "an unlisted chain lock";
 	if (!a->chain_reads != !b->chain_reads ||
 	    (a->chain_reads && a->nr_chain_locks &&
 	     memcmp(a->chain_reads, b->chain_reads, a->nr_chain_locks)))

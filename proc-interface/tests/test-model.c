@@ -1576,6 +1576,87 @@ static void test_lookup(void)
 	report("class_lookup_and_suggestions");
 }
 
+/*
+ * A chain lock whose class /proc/lockdep does not list keeps the name the
+ * chains file gives, also when the file is big enough to be shared by two
+ * threads (the second's names are moved over in file order).
+ */
+static void test_unlisted(const char *tmpdir)
+{
+	static const char *const way[] = { "two threads", "one thread" };
+	struct ld_model *m[2] = { NULL, NULL };
+	char dir[2048], path[4200], want[64];
+	unsigned int i, k, n = 0;
+	const char *diff;
+	struct ld_diag d;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/ld-unlisted-%d", tmpdir, (int)getpid());
+	CHECK(!mkdir(dir, 0700));
+	snprintf(path, sizeof(path), "%s/lockdep", dir);
+	f = fopen(path, "w");
+	CHECK(f);
+	if (!f)
+		goto out;
+	fputs("all lock classes:\n", f);
+	for (i = 0; i < 3; i++)
+		fprintf(f, "%016x FD:    1 BD:    1 ....: c%u\n\n", i + 1, i);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/lockdep_chains", dir);
+	f = fopen(path, "w");
+	CHECK(f);
+	if (!f)
+		goto out;
+	/* ~5 MiB: past the size at which a second thread takes a part */
+	fputs("all lock chains:\n", f);
+	for (i = 0; i < 100000; i++) {
+		fprintf(f, "irq_context: 0\n[%016x] c%u\n", i % 3 + 1, i % 3);
+		if (i % 997 == 0)
+			fprintf(f, "[00000000deadbeef] gone#%u\n", n++);
+		fprintf(f, "[%016x] c%u\n\n", (i + 1) % 3 + 1, (i + 1) % 3);
+	}
+	fclose(f);
+	{
+		struct stat st;
+
+		/* CHAIN_SPLIT_MIN in parse_proc.c */
+		CHECK(!stat(path, &st) && st.st_size >= 4 << 20);
+	}
+	for (k = 0; k < 2; k++) {
+		ld_parallel = !k;
+		if (ld_load_path(&m[k], dir, &d)) {
+			printf("# %s: %s\n", way[k], d.msg);
+			failed_here = 1;
+		}
+	}
+	ld_parallel = true;
+	CHECK(m[0] && m[0]->nr_unlisted == n && m[0]->nr_unresolved == n);
+	for (i = 0; m[0] && i < n; i++) {
+		/* the 2nd lock of every 997th chain */
+		struct ld_str s = ld_chain_lock_name(
+			m[0], m[0]->chains[i * 997].first + 1);
+
+		snprintf(want, sizeof(want), "gone#%u", i);
+		CHECK_STR(s.s, s.len, want);
+		CHECK(m[0]->chain_locks[m[0]->chains[i * 997].first + 1] ==
+		      LD_NONE);
+	}
+	CHECK(m[0] && !ld_chain_lock_name(m[0], 0).len);
+	if (m[0] && m[1] && (diff = model_cmp(m[0], m[1]))) {
+		printf("# %s differs with one thread\n", diff);
+		failed_here = 1;
+	}
+	ld_model_free(m[0]);
+	ld_model_free(m[1]);
+out:
+	snprintf(path, sizeof(path), "%s/lockdep", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/lockdep_chains", dir);
+	unlink(path);
+	rmdir(dir);
+	report("unlisted_chain_locks_keep_their_names");
+}
+
 int main(int argc, char **argv)
 {
 	fixdir = argc > 1 ? argv[1] : "proc-interface/fixtures";
@@ -1598,6 +1679,7 @@ int main(int argc, char **argv)
 	test_map_pack();
 	test_arena();
 	test_streamed(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	test_unlisted(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (argc > 2)
 		test_generated(argv[2]);
 	return 0;

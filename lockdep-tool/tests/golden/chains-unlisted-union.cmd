@@ -1,0 +1,1 @@
+-s lockdep-tool/tests/data/unlisted-chain -s lockdep-tool/tests/data/unlisted-chain-2 chains
