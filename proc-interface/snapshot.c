@@ -713,7 +713,13 @@ int ld_load_live_only(struct ld_model **mp, const char *root, int retries,
 			for (i = 0; i < (int)m->nr_sections; i++) {
 				struct ld_section *s = &m->sections[i];
 
-				if (s->skipped)
+				/*
+				 * A streamed one is a regular file (debugfs
+				 * and /proc say size 0), which no read
+				 * again would change: its parser still
+				 * checks its generations
+				 */
+				if (s->skipped || s->stream)
 					continue;
 				if (!export_gens(s->data, s->len, &g0, &g1) ||
 				    g0 != g1 || (!first && g0 != gen))

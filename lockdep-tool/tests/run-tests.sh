@@ -296,6 +296,14 @@ if "$ASAN_BIN" --sysroot "$WORK/root" -j info |
 	  (.files | map(.name) | index("lock_stat")) != null' > /dev/null
 then ok live_prefers_export
 else fail live_prefers_export; fi
+# a sysroot of regular files as big as a real export's (streamed)
+mkdir -p "$WORK/root-big/sys/kernel/debug"
+cp -r $FIX/export-6.12.118-workload "$WORK/root-big/sys/kernel/debug/lockdep"
+if "$ASAN_BIN" --sysroot "$WORK/root-big" -j info 2> "$WORK/root-big.err" |
+   jq -e '.format == "debugfs" and .consistent' > /dev/null &&
+   [ ! -s "$WORK/root-big.err" ]
+then ok live_sysroot_big_export
+else fail live_sysroot_big_export "$(head -c 300 "$WORK/root-big.err")"; fi
 
 # save never cuts a file short: not an input file (refused, exit 2, the
 # file as it was), and not the file it replaces when the save fails (an
