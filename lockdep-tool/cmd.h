@@ -156,6 +156,7 @@ const char *missing_why(const struct ld_model *m, const char *proc_file,
 
 /* Help and man page from the table */
 void print_help(FILE *f, const struct cmd_entry *cmd);
+int show_help(struct ctx *ctx, const struct cmd_entry *cmd);
 void print_man(FILE *f);
 void print_main_usage(FILE *f);
 

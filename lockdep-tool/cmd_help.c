@@ -96,18 +96,9 @@ void print_help(FILE *f, const struct cmd_entry *cmd)
 	      f);
 }
 
-int cmd_help(struct ctx *ctx, struct cmd_args *a)
+/* `help [CMD]` and `CMD --help`: text, or with -j the same as data */
+int show_help(struct ctx *ctx, const struct cmd_entry *cmd)
 {
-	const struct cmd_entry *cmd = NULL;
-	char err[256];
-
-	if (a->argc) {
-		cmd = cmd_lookup(a->argv[0], err, sizeof(err));
-		if (!cmd) {
-			err_msg("%s", err);
-			return EXIT_USAGE;
-		}
-	}
 	if (ctx->json) {
 		struct jw w;
 		unsigned int i, k;
@@ -153,6 +144,21 @@ int cmd_help(struct ctx *ctx, struct cmd_args *a)
 	}
 	print_help(ctx->out, cmd);
 	return EXIT_OK;
+}
+
+int cmd_help(struct ctx *ctx, struct cmd_args *a)
+{
+	const struct cmd_entry *cmd = NULL;
+	char err[256];
+
+	if (a->argc) {
+		cmd = cmd_lookup(a->argv[0], err, sizeof(err));
+		if (!cmd) {
+			err_msg("%s", err);
+			return EXIT_USAGE;
+		}
+	}
+	return show_help(ctx, cmd);
 }
 
 /* roff: escape backslashes, dashes and a leading dot or quote */
@@ -225,7 +231,8 @@ void print_man(FILE *f)
 	      ".PP\nWith a command, runs it and exits.  Without one, and with a terminal on standard input, "
 	      "starts an interactive shell (history, tab completion of commands, options and class names).  "
 	      "Without a terminal, reads one command per line from standard input, prints no prompt and "
-	      "stops at the first command that fails (exit status 2 or 3), exiting with its status.  "
+	      "stops at the first command that fails (exit status 2 or 3), exiting with its status, "
+	      "or quietly when standard output is a pipe nobody reads any more (exit status so far).  "
 	      "There, and in the shell, a file that is standard input itself (\\fI/dev/stdin\\fR, a FIFO "
 	      "feeding the commands) is refused as a snapshot or a log, since reading it would eat the "
 	      "commands; a regular file redirected to standard input may be named.\n"

@@ -296,9 +296,8 @@ int cmd_run(struct ctx *ctx, int argc, char **argv)
 			continue;
 		}
 		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-			print_help(ctx->out, cmd);
 			free(a.argv);
-			return EXIT_OK;
+			return show_help(ctx, cmd);
 		}
 		if (s[1] == '-') {
 			eq = strchr(s + 2, '=');

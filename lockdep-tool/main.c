@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -26,6 +27,8 @@ void err_msg(const char *fmt, ...)
 
 	fflush(stdout);
 	fputs(TOOL_NAME ": error: ", stderr);
+	if (batch_where)
+		fprintf(stderr, "%s: ", batch_where);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -278,12 +281,25 @@ void print_main_usage(FILE *f)
 		" help' lists the commands.\n");
 }
 
+/*
+ * Standard output is a pipe or socket whose reader has gone: what was
+ * written is lost on purpose (`| head`), which is not an error.  Asked of
+ * the descriptor, not of errno: a write that failed in the middle of a
+ * command left errno to whatever came after it.
+ */
+static bool stdout_gone(void)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
 static int run_batch(struct ctx *ctx)
 {
 	char *line = NULL, where[64], err[128];
 	size_t alloc = 0;
 	unsigned long lineno = 0;
-	int found = EXIT_OK, ret;
+	int found = EXIT_OK, ret, werr;
 	bool timing = env_flag("LOCKDEP_TOOL_TIMING");
 	struct timespec t0, t1;
 	ssize_t n;
@@ -308,7 +324,8 @@ static int run_batch(struct ctx *ctx)
 		ctx->cmd = NULL;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		ret = cmd_run(ctx, argc, argv);
-		fflush(ctx->out);
+		errno = 0;
+		werr = fflush(ctx->out) ? errno : 0;
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		/* for bench/bench.sh: time of each command, load included */
 		if (timing && argc)
@@ -320,6 +337,20 @@ static int run_batch(struct ctx *ctx)
 			found = EXIT_FOUND;
 		else if (ret != EXIT_OK)
 			goto stop;
+		if (ferror(ctx->out)) {
+			/* nobody reads what the next commands would print */
+			if (stdout_gone())
+				break;
+			/* a full disk: this command's output is not whole */
+			if (werr)
+				err_msg("write error on standard output: %s",
+					strerror(werr));
+			else
+				err_msg("write error on standard output");
+			clearerr(ctx->out);	/* said once */
+			ret = EXIT_DATA;
+			goto stop;
+		}
 		if (ctx->quit)
 			break;
 	}
@@ -503,11 +534,15 @@ out:
 	ret = EXIT_OK;
 flush:
 	/* git's run_builtin(): a lost write must not exit 0 */
+	errno = 0;
 	if (fflush(stdout) || ferror(stdout)) {
-		if (errno == EPIPE)
+		if (stdout_gone())
 			return ret;
-		err_msg("write error on standard output: %s",
-			strerror(errno ? errno : EIO));
+		if (errno)	/* this flush failed, else an earlier write */
+			err_msg("write error on standard output: %s",
+				strerror(errno));
+		else
+			err_msg("write error on standard output");
 		return EXIT_DATA;
 	}
 	return ret;

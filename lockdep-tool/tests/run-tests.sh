@@ -679,12 +679,27 @@ else fail epipe_is_quiet "rc $rc $(head -c 300 "$WORK/pipe.err")"; fi
 rc=${PIPESTATUS[0]}
 if [ "$rc" = 0 ] && [ ! -s "$WORK/pipe.err" ]; then ok epipe_save_is_quiet
 else fail epipe_save_is_quiet "rc $rc $(head -c 300 "$WORK/pipe.err")"; fi
+# batch mode: once the reader is gone (100 KiB, more than a pipe holds),
+# the commands stop, quietly: the failure of a later one does not count
+printf 'classes\nclasses\nclasses\nsave %s/no/such/dir/x\n' "$WORK" |
+	"$ASAN_BIN" -s "$REAL" 2> "$WORK/pipe.err" | true
+rc=${PIPESTATUS[1]}
+if [ "$rc" = 0 ] && [ ! -s "$WORK/pipe.err" ]; then ok epipe_batch_stops_quietly
+else fail epipe_batch_stops_quietly "rc $rc $(head -c 300 "$WORK/pipe.err")"; fi
 if [ -w /dev/full ]; then
 	"$ASAN_BIN" -s $FIX/handmade/prove classes > /dev/full 2> "$WORK/full.err"
 	rc=$?
 	if [ $rc = 3 ] && grep -q 'write error' "$WORK/full.err"
 	then ok write_error_exit_3
 	else fail write_error_exit_3 "rc $rc"; fi
+	# in batch mode the command whose output was lost is the last
+	printf 'classes\nsave %s/no/such/dir/x\n' "$WORK" |
+		"$ASAN_BIN" -s $FIX/handmade/prove > /dev/full 2> "$WORK/full.err"
+	rc=$?
+	if [ $rc = 3 ] && [ "$(wc -l < "$WORK/full.err")" = 1 ] &&
+	   grep -q '<stdin>:1: write error' "$WORK/full.err"
+	then ok batch_write_error_stops
+	else fail batch_write_error_stops "rc $rc $(head -c 300 "$WORK/full.err")"; fi
 else
 	skip write_error_exit_3 "no /dev/full"
 fi

@@ -1,0 +1,1 @@
+-j stats --help
