@@ -186,6 +186,9 @@ static void show_text(struct ctx *ctx, uint32_t id)
 		out_str(f, m->lockstat[row].name);
 		fputs("' fits this class and others (the kernel cuts names to 37 characters), or is one of several rows for it: see 'lockstat'\n",
 		      f);
+	} else if (match == LD_LSM_CUT) {
+		fputs("  lock_stat: unknown (no row in the part of /proc/lock_stat read: the file was cut short)\n",
+		      f);
 	} else if (match == LD_LSM_NONE) {
 		fputs("  lock_stat: no row (not acquired since the statistics were cleared)\n",
 		      f);

@@ -362,8 +362,9 @@ static void json_ls_row(struct jw *w, const int64_t *v)
 	jw_obj_end(w);
 }
 
+/* a row that may have been cut away is not known to be missing */
 static const char *const match_names[] = { "none", "exact", "ambiguous",
-					     "unknown" };
+					     "unknown", "unknown" };
 
 const char *ls_match_name(enum ld_ls_match match)
 {

@@ -216,6 +216,7 @@ enum ld_ls_match {
 	LD_LSM_EXACT, /* one class prints exactly this */
 	LD_LSM_AMBIGUOUS, /* several classes print this */
 	LD_LSM_UNKNOWN, /* no class list was read (lock_stat alone) */
+	LD_LSM_CUT, /* a class without a row in a file cut short */
 };
 
 struct ld_lockstat {
@@ -309,6 +310,7 @@ struct ld_model {
 	struct ld_lockstat *lockstat;
 	uint32_t nr_lockstat, alloc_lockstat;
 	bool lockstat_disabled; /* "*WARNING* lock debugging..." */
+	bool lockstat_cut; /* /proc/lock_stat was cut short: rows missing */
 	bool chains_buggered; /* "(buggered) all lock chains:" */
 	uint32_t nr_unresolved; /* chain/dep refs we could not join */
 
@@ -431,7 +433,7 @@ const char *ld_quote(const char *s, size_t len, char *buf, size_t size);
 /*
  * Class @c's lock_stat row: EXACT (*row its row), AMBIGUOUS (*row the row
  * whose cut name fits @c and other classes), NONE (no row), or UNKNOWN
- * (no lock_stat read).
+ * (no lock_stat read), CUT (no row, in a lock_stat that was cut short).
  */
 enum ld_ls_match ld_class_lockstat(const struct ld_model *m, uint32_t c,
 				   uint32_t *row);

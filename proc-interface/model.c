@@ -838,7 +838,8 @@ enum ld_ls_match ld_class_lockstat(const struct ld_model *m, uint32_t c,
 			return LD_LSM_AMBIGUOUS;
 		}
 	}
-	return LD_LSM_NONE;
+	/* its row may have been in the part that is missing */
+	return m->lockstat_cut ? LD_LSM_CUT : LD_LSM_NONE;
 }
 
 /*

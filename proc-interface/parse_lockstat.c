@@ -134,13 +134,19 @@ struct ls_state {
 	bool in_block;
 };
 
-static void finish_entry(struct ls_state *st, bool dots)
+/*
+ * The row's points are complete.  seq_stats() prints the contention
+ * points, then the contending points and, after those, a '....' line:
+ * two blocks without it were cut or edited (true returned; both kept).
+ */
+static bool finish_entry(struct ls_state *st, bool dots)
 {
 	struct ld_lockstat *e = st->cur;
+	bool damaged = st->nr_blocks == 2 && !dots;
 	int b;
 
 	if (!e)
-		return;
+		return false;
 	if (st->w_tentative && !e->has_r) {
 		/* "x-W:" not followed by "x-R:": a class named "x-W" */
 		e->name.len += 2;
@@ -151,7 +157,7 @@ static void finish_entry(struct ls_state *st, bool dots)
 		e->nr_contention = st->nr[0];
 	}
 	b = st->nr_blocks == 2 ? 1 : 0;
-	if (dots && st->nr_blocks) {
+	if ((dots || damaged) && st->nr_blocks) {
 		memcpy(e->contending, st->blk[b], sizeof(st->blk[b]));
 		e->nr_contending = st->nr[b];
 	}
@@ -159,6 +165,19 @@ static void finish_entry(struct ls_state *st, bool dots)
 	st->nr_blocks = 0;
 	st->nr[0] = st->nr[1] = 0;
 	st->in_block = false;
+	return damaged;
+}
+
+static void points_cut(struct ld_model *m, const struct ld_lines *l,
+		       const struct ld_lockstat *e)
+{
+	char q[LD_QBUF];
+
+	m->partial = true;
+	m->lockstat_cut = true;
+	ld_warn(m, "%s:%lu: row '%s': contending points without the '....' line after them (the file was cut or edited)",
+		l->file, l->base + l->lineno,
+		ld_quote(e->name.s, e->name.len, q, sizeof(q)));
 }
 
 int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
@@ -169,7 +188,8 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 	const char *line;
 	size_t len;
 	int dashes = 0;
-	bool cut = false;
+	bool cut = false, truncated = false;
+	struct ld_lockstat *prev;
 	char q[LD_QBUF], q2[LD_QBUF];
 
 	/* an entry takes 220 bytes in real files */
@@ -212,6 +232,7 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 
 		if (l.last_unterminated) {
 			m->partial = true;
+			m->lockstat_cut = truncated = true;
 			ld_warn(m, "%s:%lu: truncated line ignored", l.file,
 				l.base + l.lineno);
 			break;
@@ -259,7 +280,9 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 				st.w_tentative = false;
 				continue;
 			}
-			finish_entry(&st, false);
+			prev = st.cur;
+			if (finish_entry(&st, false))
+				points_cut(m, &l, prev);
 			if (ld_grow((void **)&m->lockstat, &m->alloc_lockstat,
 				    m->nr_lockstat, sizeof(*m->lockstat)))
 				return -ENOMEM;
@@ -346,7 +369,9 @@ bad:
 			       "expected a lock_stat row or point, got '%s'",
 			       ld_quote(p, end - p, q, sizeof(q)));
 	}
-	finish_entry(&st, false);
+	prev = st.cur;
+	if (finish_entry(&st, false) && !truncated) /* said already */
+		points_cut(m, &l, prev);
 	m->have.lockstat = true;
 	if (cut)
 		ld_warn(m,

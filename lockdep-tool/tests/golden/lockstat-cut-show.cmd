@@ -1,0 +1,1 @@
+-s lockdep-tool/tests/data/lockstat-cut-mid-line show '&rq->__lock#2'
