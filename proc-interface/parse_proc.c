@@ -70,9 +70,20 @@ static uint32_t resolve_ref(const struct ld_model *m,
 		    !memcmp(m->classes[c].name.s, r->name, r->len))
 			return c;
 	}
-	/* key unknown, not printed in /proc/lockdep, or a hash collision */
-	if (ld_find_class(m, r->name, r->len, ids, 2) == 1)
-		return ids[0];
+	/*
+	 * By name alone when the key cannot tell: not a key in this line
+	 * or in the class's ("(____ptrval____)"), or a key two classes
+	 * share (32 significant bits: build_key_map()).  A key of no
+	 * listed class is a class that is not listed (registered after
+	 * /proc/lockdep was read), whatever other class has its name.
+	 */
+	if (ld_find_class(m, r->name, r->len, ids, 2) == 1) {
+		const struct ld_class *k = &m->classes[ids[0]];
+
+		if (!r->key_known || k->key_hash == r->key ||
+		    (!k->key_hash_known && !k->key_hash))
+			return ids[0];
+	}
 	return LD_NONE;
 }
 
@@ -391,6 +402,8 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 		}
 		c = &m->classes[cur];
 		c->key_hash_known = parse_key(tok, p - tok, &c->key_hash);
+		if (!c->key_hash_known)
+			c->key_hash = 0; /* no key (resolve_ref()) */
 		if (ld_eat(&p, end, " OPS:")) {
 			ld_skip_spaces(&p, end);
 			if (!ld_scan_i64(&p, end, &sv)) {
