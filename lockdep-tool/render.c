@@ -220,7 +220,7 @@ const char *usage_trace_gap(const struct ld_model *m, uint32_t c,
 	if (!m->have.usage_traces)
 		return "unknown: no usage traces in this source";
 	if (cl->usage_trace_unknown & (1u << bit))
-		return "unknown: its trace is not in the traces file";
+		return "unknown: the export does not give it (no line in the usage file, or a trace not in the traces file)";
 	if (cl->usage_trace[bit] == LD_NONE)
 		return "no stack saved";
 	return NULL;

@@ -736,8 +736,10 @@ add:
 
 /*
  * Without the traces file the usage file's trace ids lead nowhere: the
- * usage traces are unknown then, not "no stack saved".
+ * usage traces are unknown then, not "no stack saved".  So is the trace
+ * of a bit set without a line (a file cut or edited).
  */
+#define NO_LINE (LD_NONE - 1) /* a usage_trace[] not given yet */
 static int parse_usage(struct ld_model *m, const struct ld_section *s,
 		       const struct ld_map *ids, const struct ld_map *tids,
 		       bool have_traces, struct ex_file *fout,
@@ -747,12 +749,18 @@ static int parse_usage(struct ld_model *m, const struct ld_section *s,
 	const char *line, *ts;
 	size_t len, tl;
 	char q[LD_QBUF];
-	uint32_t dangling = 0, unknown_states = 0;
+	uint32_t dangling = 0, unknown_states = 0, missing = 0, i, b;
 	int ret;
 
 	ret = ex_open(&f, s, "usage", d);
 	if (ret)
 		return ret;
+	/* the format promises a line for every bit set: marked until seen */
+	for (i = 0; i < m->nr_classes; i++)
+		for (b = 0; b < LD_NR_USAGE_BITS; b++)
+			if (m->classes[i].usage & m->classes[i].usage_known &
+			    (1u << b))
+				m->classes[i].usage_trace[b] = NO_LINE;
 	while ((ret = ex_next(&f, &line, &len, m, d)) == 1) {
 		const char *p = line, *end = line + len;
 		uint32_t c, t = LD_NONE;
@@ -792,6 +800,23 @@ static int parse_usage(struct ld_model *m, const struct ld_section *s,
 	}
 	if (ret < 0)
 		return ret;
+	for (i = 0; i < m->nr_classes; i++) {
+		struct ld_class *c = &m->classes[i];
+		bool miss = false;
+
+		for (b = 0; b < LD_NR_USAGE_BITS; b++) {
+			if (c->usage_trace[b] != NO_LINE)
+				continue;
+			c->usage_trace[b] = LD_NONE;
+			c->usage_trace_unknown |= 1u << b;
+			miss = true;
+		}
+		missing += miss;
+	}
+	/* a cut file said so already */
+	if (missing && f.tail)
+		ld_warn(m, "%s: %u classes with usage bits that have no line: their usage traces unknown",
+			s->origin, missing);
 	if (dangling) {
 		m->nr_unresolved += dangling;
 		ld_warn(m, "%s: %u references to unknown classes or traces",

@@ -1,0 +1,1 @@
+-s lockdep-tool/tests/data/usage-line-missing show '&rq->__lock'
