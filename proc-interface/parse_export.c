@@ -1190,6 +1190,57 @@ done:
 	return j->ret;
 }
 
+/*
+ * With every generation equal, the counts in stats that lockdep changes
+ * under the graph lock match the records (the format's promise; stats
+ * may count chains still being freed): a file that says otherwise is
+ * not of this export, or was edited, and the view is not consistent.
+ */
+static void count_check(struct ld_model *m, const char *origin, uint64_t gen,
+			const bool seen[LD_EX_NR], uint32_t dep_lines)
+{
+	static const struct {
+		const char *key;
+		int file;
+		bool at_least; /* stats may say more */
+	} counts[] = {
+		{ "generation", -1, false },
+		{ "lock_classes", LD_EX_CLASSES, false },
+		{ "direct_dependencies", LD_EX_DEPS, false },
+		{ "dependency_chains", LD_EX_CHAINS, true },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(counts); i++) {
+		const struct ld_stat *st = ld_stat_get(m, counts[i].key);
+		uint64_t have;
+
+		if (!st || (counts[i].file >= 0 && !seen[counts[i].file]))
+			continue;
+		switch (counts[i].file) {
+		case LD_EX_CLASSES:
+			have = m->nr_classes;
+			break;
+		case LD_EX_DEPS: /* both directions: twice the lines */
+			have = 2 * (uint64_t)dep_lines;
+			break;
+		case LD_EX_CHAINS:
+			have = m->nr_chains;
+			break;
+		default:
+			have = gen;
+			break;
+		}
+		if ((uint64_t)st->value == have ||
+		    (counts[i].at_least && (uint64_t)st->value > have))
+			continue;
+		m->consistent = false;
+		ld_warn(m, "%s: %s %llu where the files give %llu, although every file has one generation: not one export's files, or edited; the view is not consistent",
+			origin, counts[i].key, (unsigned long long)st->value,
+			(unsigned long long)have);
+	}
+}
+
 int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 		    struct ld_diag *d)
 {
@@ -1197,6 +1248,7 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 	struct ex_file f[LD_EX_NR];
 	struct chains_job cj;
 	bool seen[LD_EX_NR] = { false };
+	uint32_t dep_lines = 0;
 	uint64_t gen = 0;
 	bool first = true;
 	double t = ld_now_ms();
@@ -1246,6 +1298,7 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 		if (ret)
 			goto join;
 		seen[LD_EX_DEPS] = true;
+		dep_lines = m->nr_deps; /* before duplicates are dropped */
 		t = ld_phase(m, "deps", t);
 	}
 	if (files[LD_EX_USAGE]) {
@@ -1313,6 +1366,9 @@ stats:
 		ld_warn(m,
 			"%.*s: unknown ids although every file has one generation: not one export's files, or edited",
 			n, o);
+	} else if (m->consistent && seen[LD_EX_STATS]) {
+		count_check(m, files[LD_EX_STATS]->origin, gen, seen,
+			    dep_lines);
 	}
 out:
 	ld_map_free(&ids);

@@ -9,7 +9,9 @@
 set -eu
 RUNS=${RUNS:-7}
 SNAP=$OUT/bench-snapshot
-if [ ! -f "$SNAP/proc/lockdep" ]; then
+# made again when the generator changed since
+if [ ! -f "$SNAP/proc/lockdep" ] || [ "$GEN" -nt "$SNAP/proc/lockdep" ]; then
+	rm -rf "$SNAP"
 	echo "generating $SNAP ..."
 	"$GEN" "$SNAP"
 fi

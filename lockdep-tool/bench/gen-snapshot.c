@@ -251,8 +251,9 @@ static void write_proc(const char *dir)
 	f = open_out(dir, "lockdep_stats");
 	fprintf(f, " lock-classes:                  %11u [max: %u]\n", nc,
 		8192);
-	fprintf(f, " direct dependencies:           %11u [max: %u]\n", nd,
-		262144);
+	/* list entries: each dependency in both directions */
+	fprintf(f, " direct dependencies:           %11u [max: %u]\n", 2 * nd,
+		2 * 262144);
 	fprintf(f, " dependency chains:             %11u [max: %u]\n", nch,
 		262144);
 	fprintf(f, " dependency chain hlocks used:  %11u [max: %u]\n", nch * 4,
@@ -392,11 +393,11 @@ static void write_export(const char *dir)
 	f = open_out(dir, "stats");
 	fprintf(f,
 		"# lockdep stats 1 generation 1000\n# key value\n"
-		"lock_classes %u\nmax_lock_classes 8192\n"
-		"direct_dependencies %u\nmax_direct_dependencies 262144\n"
-		"dependency_chains %u\nmax_dependency_chains 262144\n"
+		"lock_classes %u\nmax_classes 8192\n"
+		"direct_dependencies %u\nmax_list_entries %u\n"
+		"dependency_chains %u\nmax_chains 262144\n"
 		"debug_locks 1\ngeneration 1000\n# end generation 1000\n",
-		nc, nd, nch);
+		nc, 2 * nd, 2 * 262144, nch);
 	close_out(f);
 	free(nbefore);
 }
