@@ -674,6 +674,10 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 			return ld_lines_error(l, d);
 		}
 		if (!len) {
+			/* lc_show() prints no chain without locks */
+			if (ch && !ch->depth)
+				return ld_diag(d, l,
+					       "a chain without locks (a blank line right after 'irq_context:')");
 			ch = NULL;
 			continue;
 		}
@@ -702,6 +706,9 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 			continue;
 		}
 		if (ld_eat(&p, end, "irq_context: ")) {
+			if (ch)
+				return ld_diag(d, l,
+					       "'irq_context:' inside a chain (lc_show() ends each chain with a blank line)");
 			/* indexed by the kernel's mask, as ld_irq_ctx */
 			static const char *const ctx[] = { "0", "softirq",
 							   "hardirq",
