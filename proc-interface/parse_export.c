@@ -554,7 +554,13 @@ static int parse_traces(struct ld_model *m, const struct ld_section *s,
 			if (is_dash(ts, tl)) {
 				if (t->nr)
 					BAD_FIELD("frame");
-				continue; /* "<id> - -": empty trace */
+				/* "<id> - -": an empty trace, and all of it */
+				if (!tok(&p, end, &ts, &tl) ||
+				    !is_dash(ts, tl) || p != end)
+					return ld_diag(d, &f.l,
+						       "an empty trace is '<id> - -'");
+				last = UINT64_MAX; /* more: listed twice */
+				continue;
 			}
 			if (!ld_tok_u64(ts, tl, &frame) || frame != t->nr)
 				BAD_FIELD("frame number");
