@@ -85,6 +85,16 @@ static bool have(const struct ld_model *m, unsigned int i)
 	return *(const bool *)((const char *)&m->have + kinds[i].off);
 }
 
+static void info_line(FILE *f, const char *label, const char *v)
+{
+	fputs(label, f);
+	if (v)
+		out_text(f, v, strlen(v));
+	else
+		fputs("unknown", f);
+	fputc('\n', f);
+}
+
 int cmd_info(struct ctx *ctx, struct cmd_args *a)
 {
 	const struct ld_model *m = ctx->m;
@@ -162,9 +172,10 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 		fprintf(f, "source:    union of %u snapshots\n", m->nr_parts);
 	else
 		fprintf(f, "source:    %s\n", where);
-	fprintf(f, "origin:    %s\n", m->origin ? m->origin : "unknown");
-	fprintf(f, "release:   %s\n", m->release ? m->release : "unknown");
-	fprintf(f, "captured:  %s\n", m->captured ? m->captured : "unknown");
+	/* a snapshot's header may hold any byte: escaped (out_text()) */
+	info_line(f, "origin:    ", m->origin);
+	info_line(f, "release:   ", m->release);
+	info_line(f, "captured:  ", m->captured);
 	fprintf(f, "format:    %s\n",
 		m->from_export ? "debugfs export" : "stock /proc files");
 	if (m->has_generation)

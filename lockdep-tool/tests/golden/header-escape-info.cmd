@@ -1,0 +1,1 @@
+-s lockdep-tool/tests/data/header-escape.snap info
