@@ -729,6 +729,53 @@ static uint32_t lockstat_lookup(const struct ld_model *m, const uint32_t *head,
 /* A class named by more than one lock_stat row, while they are joined */
 #define LS_CONTESTED (LD_NONE - 1)
 
+/*
+ * Row @i, "x-W:" then "x-R:" taken for the write and read rows of class
+ * "x", when no class prints "x" and one prints "x-W" and another "x-R":
+ * the rows of those two write-only classes ("%40s:" looks the same as
+ * "%38s-W:"), the points after them x-R's.  Split in two, the second
+ * appended.  Returns 1 when split, 0 when not, <0 on error.
+ */
+static int split_rw_pair(struct ld_model *m, uint32_t i, const uint32_t *head,
+			 const uint32_t *next, uint32_t n)
+{
+	struct ld_lockstat *ls = &m->lockstat[i], *r;
+	char buf[64];
+	uint32_t found;
+	struct ld_str rname;
+
+	if (!ls->has_w || !ls->has_r || ls->rw_guessed ||
+	    ls->name.len + 2 > sizeof(buf))
+		return 0;
+	memcpy(buf, ls->name.s, ls->name.len);
+	memcpy(buf + ls->name.len, "-W", 2);
+	if (lockstat_lookup(m, head, next, n, buf, ls->name.len + 2, &found) !=
+	    1)
+		return 0;
+	buf[ls->name.len + 1] = 'R';
+	if (lockstat_lookup(m, head, next, n, buf, ls->name.len + 2, &found) !=
+	    1)
+		return 0;
+	rname = ld_arena_str(m->arena, buf, ls->name.len + 2);
+	if (!rname.s ||
+	    ld_grow((void **)&m->lockstat, &m->alloc_lockstat, m->nr_lockstat,
+		    sizeof(*m->lockstat)))
+		return -ENOMEM;
+	ls = &m->lockstat[i];
+	r = &m->lockstat[m->nr_lockstat++];
+	*r = *ls;
+	r->name = rname;
+	memcpy(r->w, ls->r, sizeof(r->w));
+	r->has_r = false;
+	buf[ls->name.len + 1] = 'W';
+	ls->name = ld_arena_str(m->arena, buf, ls->name.len + 2);
+	if (!ls->name.s)
+		return -ENOMEM;
+	ls->has_r = false;
+	ls->nr_contention = ls->nr_contending = 0;
+	return 1;
+}
+
 static int join_lockstat(struct ld_model *m)
 {
 	uint32_t n = 64, *head, *next, i, contested = 0;
@@ -767,6 +814,20 @@ static int join_lockstat(struct ld_model *m)
 
 		nr = lockstat_lookup(m, head, next, n, ls->name.s, ls->name.len,
 				     &found);
+		if (!nr) {
+			int ret = split_rw_pair(m, i, head, next, n);
+
+			if (ret < 0) {
+				free(head);
+				free(next);
+				return ret;
+			}
+			ls = &m->lockstat[i];
+			if (ret)
+				nr = lockstat_lookup(m, head, next, n,
+						     ls->name.s, ls->name.len,
+						     &found);
+		}
 		if (!nr && ls->rw_guessed &&
 		    lockstat_lookup(m, head, next, n, ls->name.s,
 				    ls->name.len + 2, &found) == 1) {

@@ -1,0 +1,1 @@
+-s lockdep-tool/tests/data/lockstat-w-r-classes lockstat
