@@ -4,6 +4,7 @@
  * commands, options, option values and class names, all generated from
  * the command table.  The only file that uses readline.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@ static struct ctx *rctx;
 static const struct cmd_entry *comp_cmd;
 static const struct cmd_opt *comp_opt;
 static enum { C_CMD, C_OPT, C_VALUE, C_CLASS } comp_kind;
+/* "--usage=" when completing a value in the same word as its option */
+static char comp_pfx[64];
 
 /*
  * The word being completed, as cmd_split() sees it.  A class name may hold
@@ -143,12 +146,30 @@ static char *quote_cand(const char *cand, bool close)
 	return s;
 }
 
+/* "--opt=" + value: what the word's candidates look like */
+static char *with_pfx(const char *v, size_t len)
+{
+	size_t pl = strlen(comp_pfx);
+	char *s = malloc(pl + len + 1);
+
+	if (s) {
+		memcpy(s, comp_pfx, pl);
+		memcpy(s + pl, v, len);
+		s[pl + len] = '\0';
+	}
+	return s;
+}
+
 /* plain candidates for the unquoted word TEXT, one per call */
 static char *gen(const char *text, int state)
 {
 	static unsigned int i, k;
-	size_t len = strlen(text);
+	size_t len;
 
+	/* a value after "--opt=": the prefix is the option's, not matched */
+	if (comp_kind == C_VALUE || comp_kind == C_CLASS)
+		text += strlen(comp_pfx);
+	len = strlen(text);
 	if (!state) {
 		i = 0;
 		k = 0;
@@ -179,7 +200,7 @@ static char *gen(const char *text, int state)
 			const char *v = comp_opt->values[i++];
 
 			if (!strncmp(v, text, len))
-				return strdup(v);
+				return with_pfx(v, strlen(v));
 		}
 		return NULL;
 	case C_CLASS:
@@ -189,7 +210,7 @@ static char *gen(const char *text, int state)
 			if (c->name.len >= len &&
 			    !memcmp(c->name.s, text, len) &&
 			    !memchr(c->name.s, 0, c->name.len))
-				return strndup(c->name.s, c->name.len);
+				return with_pfx(c->name.s, c->name.len);
 		}
 		return NULL;
 	}
@@ -290,6 +311,7 @@ static char **complete(const char *text, int start, int end)
 	if (i)
 		goto none;
 	word = wc ? wv[0] : "";
+	comp_pfx[0] = '\0';
 	cw.quote = sc.quote;
 	cw.typed = rl_line_buffer + start;
 	cw.typed_len = end - start;
@@ -312,12 +334,31 @@ static char **complete(const char *text, int start, int end)
 			     prev[1] == comp_cmd->opts[i].short_name))
 				o = &comp_cmd->opts[i];
 	}
-	if (o && o->arg) {
-		if (!o->values)
+	/* "--usage=hard": the value, in the option's word */
+	if (!o && word[0] == '-' && word[1] == '-' && strchr(word, '=')) {
+		size_t nl = strchr(word, '=') - word - 2;
+
+		for (i = 0; comp_cmd->opts && comp_cmd->opts[i].name; i++)
+			if (strlen(comp_cmd->opts[i].name) == nl &&
+			    !strncmp(word + 2, comp_cmd->opts[i].name, nl))
+				o = &comp_cmd->opts[i];
+		if (!o || !o->arg || nl + 3 >= sizeof(comp_pfx))
 			goto none_w;
-		comp_opt = o;
-		comp_kind = C_VALUE;
-		goto done;
+		memcpy(comp_pfx, word, nl + 3);
+		comp_pfx[nl + 3] = '\0';
+	}
+	if (o && o->arg) {
+		if (o->values) {
+			comp_opt = o;
+			comp_kind = C_VALUE;
+			goto done;
+		}
+		/* the values that are classes or files */
+		if (!strcmp(o->arg, "A"))
+			goto classes;
+		if (!strcmp(o->arg, "FILE") && !comp_pfx[0])
+			rl_attempted_completion_over = 0;
+		goto none_w;
 	}
 	if (word[0] == '-') {
 		comp_kind = C_OPT;
@@ -328,6 +369,7 @@ static char **complete(const char *text, int start, int end)
 		comp_kind = C_CMD;
 		goto done;
 	case ARG_CLASS:
+classes:
 		/* load quietly: errors show when the command runs */
 		if (!rctx->m) {
 			FILE *saved = stderr;
@@ -378,6 +420,33 @@ none:
 	return matches;
 }
 
+/*
+ * Ctrl-C at the prompt drops the line being typed and gives a new prompt,
+ * as a shell does; while a command runs it ends the tool as before (the
+ * history is saved after each line).
+ */
+static void on_sigint(int sig)
+{
+	(void)sig;
+	rl_replace_line("", 0);
+	rl_crlf();
+	rl_on_new_line();
+	rl_redisplay();
+}
+
+static char *read_line(const char *prompt)
+{
+	struct sigaction sa = { .sa_handler = on_sigint }, old;
+	char *line;
+
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old);
+	line = readline(prompt);
+	sigaction(SIGINT, &old, NULL);
+	return line;
+}
+
 int repl_run(struct ctx *ctx)
 {
 	const char *hist = getenv("LOCKDEP_TOOL_HISTORY");
@@ -397,22 +466,27 @@ int repl_run(struct ctx *ctx)
 	rl_completer_quote_characters = "\"'";
 	rl_char_is_quoted_p = char_is_quoted;
 	rl_basic_word_break_characters = " \t\n";
+	rl_catch_signals = 0; /* SIGINT: on_sigint() */
 	using_history();
 	stifle_history(1000);
 	if (*hpath)
 		read_history(hpath);
 	printf(TOOL_NAME
-	       " %s: 'help' lists the commands, Tab completes, Ctrl-D leaves\n",
+	       " %s: 'help' lists the commands, Tab completes, Ctrl-C clears the line, Ctrl-D leaves\n",
 	       TOOL_VERSION);
-	while (!ctx->quit && (line = readline("lockdep> "))) {
+	while (!ctx->quit && (line = read_line("lockdep> "))) {
 		char **argv, err[128];
 		int argc;
 
 		if (*line &&
 		    (!history_length ||
 		     strcmp(history_get(history_base + history_length - 1)->line,
-			    line)))
+			    line))) {
 			add_history(line);
+			/* kept even if the command is interrupted */
+			if (*hpath)
+				write_history(hpath);
+		}
 		if (cmd_split(line, &argv, &argc, err, sizeof(err))) {
 			err_msg("%s", err);
 		} else {
