@@ -483,6 +483,8 @@ int main(int argc, char **argv)
 		} else if (!strncmp(a, "--snapshot=", 11)) {
 			if (add_snapshot(&ctx, a + 11))
 				return EXIT_USAGE;
+		} else if (!strncmp(a, "--sysroot=", 10)) {
+			ctx.root = a + 10;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			print_full_help();
 			goto out;
