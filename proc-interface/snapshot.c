@@ -707,6 +707,18 @@ int ld_load_live_only(struct ld_model **mp, const char *root, int retries,
 					 "%s/sys/kernel/debug/lockdep/%s", root,
 					 ld_export_files[i]);
 				ret = read_optional(m, name, path, false, d);
+				/*
+				 * Not to be read (lockdown, permissions):
+				 * /proc may be, with less in it
+				 */
+				if (ret == -EPERM || ret == -EACCES) {
+					drop_sections(m);
+					ret = ld_warn(m, "%s: not readable, reading /proc instead", d->msg);
+					d->msg[0] = '\0';
+					if (ret)
+						goto fail;
+					goto proc;
+				}
 				if (ret)
 					goto fail;
 			}
@@ -738,6 +750,7 @@ int ld_load_live_only(struct ld_model **mp, const char *root, int retries,
 		return finish_load(m, mp, d);
 	}
 
+proc:
 	for (i = 0; i < (int)ARRAY_SIZE(proc); i++) {
 		snprintf(path, sizeof(path), "%s/proc/%s", root, proc[i]);
 		ret = read_optional(m, proc[i], path, false, d);

@@ -296,6 +296,27 @@ if "$ASAN_BIN" --sysroot "$WORK/root" -j info |
 	  (.files | map(.name) | index("lock_stat")) != null' > /dev/null
 then ok live_prefers_export
 else fail live_prefers_export; fi
+# an export that cannot be read (lockdown, permissions): /proc instead,
+# said; as a user who is not root, in a tree that user may walk
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	np=$(mktemp -d /tmp/ld-nobody.XXXXXX)
+	mkdir -p "$np/proc" "$np/sys/kernel/debug"
+	cp -r $FIX/handmade/export/lockdep "$np/sys/kernel/debug/"
+	cp $FIX/handmade/prove/lock* "$np/proc/"
+	cp "$BIN" "$np/tool"
+	chmod -R a+rX "$np"
+	chmod 000 "$np/sys/kernel/debug/lockdep/classes"
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$np/tool" --sysroot "$np" -j info > "$WORK/np.json" 2> "$WORK/np.err"
+	rc=$?
+	if [ $rc = 0 ] && jq -e '.format == "proc"' "$WORK/np.json" > /dev/null &&
+	   grep -q 'classes: Permission denied: not readable, reading /proc instead' "$WORK/np.err"
+	then ok live_unreadable_export_falls_back
+	else fail live_unreadable_export_falls_back "rc $rc $(head -c 300 "$WORK/np.err")"; fi
+	rm -rf "$np"
+else
+	skip live_unreadable_export_falls_back "not root, or no setpriv"
+fi
 # a sysroot of regular files as big as a real export's (streamed)
 mkdir -p "$WORK/root-big/sys/kernel/debug"
 cp -r $FIX/export-6.12.118-workload "$WORK/root-big/sys/kernel/debug/lockdep"
