@@ -224,7 +224,7 @@ void print_man(FILE *f)
 	      "\\fBlockdep\\-tool\\fR reads what lockdep knows \\(em lock classes, dependencies, "
 	      "chains, counters, lock statistics, stack traces \\(em into one model and answers "
 	      "questions about it.  The source is the live kernel (the debugfs export in "
-	      "\\fI/sys/kernel/debug/lockdep/\\fR if present and readable (lockdown forbids it), else \\fI/proc/lockdep\\fR, "
+	      "\\fI/sys/kernel/debug/lockdep/\\fR if present and readable (lockdown may forbid it), else \\fI/proc/lockdep\\fR, "
 	      "\\fI/proc/lockdep_chains\\fR, \\fI/proc/lockdep_stats\\fR and \\fI/proc/lock_stat\\fR), "
 	      "a snapshot directory holding copies of those files under their kernel names, "
 	      "a copy of the debugfs directory, a single copied file, or a snapshot file written by \\fBsave\\fR.\n"
