@@ -603,7 +603,7 @@ dg_fail=
 grep -q -- '-> @0 .*stack unknown' "$DUP/out" ||
 	dg_fail="$dg_fail [show @1: $(grep -- '-> @0' "$DUP/out")]"
 "$ASAN_BIN" -s "$DUP/dg" show @0 > "$DUP/out" 2> /dev/null
-grep -q 'hardirq-safe: unknown: its trace is not in the traces file' "$DUP/out" ||
+grep -q 'hardirq-safe: unknown: the export does not give it' "$DUP/out" ||
 	dg_fail="$dg_fail [show @0: $(grep 'hardirq-safe:' "$DUP/out")]"
 "$ASAN_BIN" -s "$DUP/dg" why @1 @0 > "$DUP/out" 2> /dev/null
 grep -q 'stack unknown: its trace is not in the traces file' "$DUP/out" ||
@@ -619,7 +619,7 @@ got=$("$ASAN_BIN" -s "$FIX/handmade/export" -j show @1 2> /dev/null |
 [ "$got" = '[[]]' ] || dg_fail="$dg_fail [json no stack saved: $got]"
 # a union keeps it unknown only where no snapshot has the stack
 "$ASAN_BIN" -s "$DUP/dg" -s "$DUP/dg" show @0 > "$DUP/out" 2> /dev/null
-grep -q 'hardirq-safe: unknown: its trace is not in the traces file' "$DUP/out" ||
+grep -q 'hardirq-safe: unknown: the export does not give it' "$DUP/out" ||
 	dg_fail="$dg_fail [union dg+dg: $(grep 'hardirq-safe:' "$DUP/out")]"
 for u in "-s $DUP/dg -s $FIX/handmade/export" "-s $FIX/handmade/export -s $DUP/dg"; do
 	"$ASAN_BIN" $u show '&rq->__lock' 2> /dev/null |
