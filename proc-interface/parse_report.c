@@ -410,8 +410,10 @@ struct pst {
 	uint8_t kernel_wait;
 	bool in_calltrace;
 	/*
-	 * The Call Trace has x86's marks ("<IRQ>", "<TASK>"): it ends with
-	 * "</TASK>", and a line before that is not its end
+	 * Inside one of the parts x86 marks in a Call Trace ("<IRQ>" ..
+	 * "</IRQ>", "<TASK>" .. "</TASK>", since 5.16): a line before its
+	 * end mark is not the dump's end.  Older kernels mark the irq part
+	 * alone ("<IRQ>" .. "<EOI>" or "</IRQ>"), the task's not at all.
 	 */
 	bool in_task;
 	/*
@@ -421,6 +423,7 @@ struct pst {
 	 */
 	unsigned long broke_line;
 	enum mode broke_mode;
+	uint32_t broke_sig; /* what was parsed then (parsed_sig()) */
 	unsigned long calltrace_line; /* of "Call Trace:" */
 	bool nest_paused; /* "Nested lock was not taken": first stack done */
 	/*
@@ -1138,6 +1141,20 @@ static bool ip_sym_frame(const char *t, size_t tl)
 	return i > 2 && i + 2 < tl && t[i] == '>' && t[i + 1] == ']';
 }
 
+/* "<IRQ>", "<TASK>": a part of an x86 Call Trace begins ("</IRQ>" ends) */
+static bool opens_part(const char *t, size_t tl)
+{
+	return starts(t, tl, "<") && !starts(t, tl, "</") &&
+	       !starts(t, tl, "<EOI>");
+}
+
+/* Grows with whatever a line adds: blocks, locks, held locks, stacks */
+static uint32_t parsed_sig(const struct pst *p)
+{
+	return p->nr_bl + p->nr_ch + p->nr_held + p->rs->nr_locks +
+	       p->rs->nr_stacks;
+}
+
 /* A line that belongs to a stack trace */
 static bool frame_like(const char *raw, size_t rl, const char *t, size_t tl)
 {
@@ -1206,7 +1223,7 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 	/* the frames after one line of another CPU inside a stack */
 	if (p->stack == LD_NONE && p->broke_line &&
 	    lineno == p->broke_line + 1 && p->mode == p->broke_mode &&
-	    p->expect == E_NONE) {
+	    p->expect == E_NONE && parsed_sig(p) == p->broke_sig) {
 		if (tl == 3 && !memcmp(t, "...", 3)) {
 			p->broke_line = lineno; /* before the unsafe trace */
 			return 0;
@@ -1221,8 +1238,7 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 		    !(p->mode == M_BACKTRACE && starts(t, tl, "</TASK>"))) {
 			if (p->mode == M_BACKTRACE && starts(t, tl, "<")) {
 				/* <TASK>, <IRQ>, </IRQ> */
-				if (!starts(t, tl, "</"))
-					p->in_task = true;
+				p->in_task = opens_part(t, tl);
 				return 0;
 			}
 			p->idle = 0;
@@ -1234,6 +1250,7 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 		if (tl) {
 			p->broke_line = lineno;
 			p->broke_mode = p->mode;
+			p->broke_sig = parsed_sig(p);
 		}
 	}
 	if (!tl) {
@@ -1428,14 +1445,13 @@ other:
 				return 0;
 			return close_report(p, lineno, false);
 		}
-		if (starts(t, tl, "</"))
-			return 0;
 		if (starts(t, tl, "<")) {
-			p->in_task = p->in_calltrace;
+			p->in_task = p->in_calltrace && opens_part(t, tl);
 			return 0;
 		}
 		if (p->in_calltrace && regs_line(t, tl)) {
 			resume_stack(p); /* "RIP: 0010:...", "RAX: ..." */
+			p->idle = 0;
 			return 0;
 		}
 		if (p->in_calltrace && ip_sym_frame(t, tl))
@@ -1445,12 +1461,13 @@ other:
 			return ret ? ret : 1;
 		}
 		/*
-		 * Before "</TASK>", another CPU's lines: the dump goes on;
+		 * Before "</TASK>", another CPU's lines (two in a row at
+		 * most: more, and the dump lost its end): the dump goes on;
 		 * without those marks (not x86), one right after "Call
 		 * Trace:" is not the dump's end either
 		 */
-		if ((p->in_task || (p->in_calltrace &&
-				    lineno - p->calltrace_line <= 2)) &&
+		if (((p->in_task && p->idle <= 2) ||
+		     (p->in_calltrace && lineno - p->calltrace_line <= 2)) &&
 		    raw[0] != ' ' && raw[0] != '\t') {
 			resume_stack(p);
 			return 0;
@@ -1458,7 +1475,10 @@ other:
 		if (p->in_calltrace && raw[0] != ' ' && raw[0] != '\t') {
 			if (nest_pause(p))
 				goto structural;
-			ret = close_report(p, lineno - 1, false);
+			/* a part without its end mark: it ended at its frame */
+			ret = close_report(p, p->in_task ? lineno - p->idle :
+							    lineno - 1,
+					   false);
 			return ret ? ret : 1;
 		}
 		return 0;
