@@ -302,6 +302,8 @@ void text_chain(FILE *f, const struct ld_model *m, uint32_t i)
 	if (ch->kid != LD_NONE && ch->kid != i)
 		fprintf(f, " (kernel %u)", ch->kid);
 	fprintf(f, " [%s]:", irq_ctx_word(ch->irq_context));
+	if (!ch->depth) /* /proc leaves out classes being zapped */
+		fputs(" (no locks listed: their classes were zapped)", f);
 	for (k = 0; k < ch->depth; k++) {
 		uint32_t c = m->chain_locks[ch->first + k];
 
