@@ -1209,19 +1209,29 @@ static void count_check(struct ld_model *m, const char *origin, uint64_t gen,
 		const char *key;
 		int file;
 		bool at_least; /* stats may say more */
+		bool while_on; /* only while debug_locks is 1 */
 	} counts[] = {
-		{ "generation", -1, false },
-		{ "lock_classes", LD_EX_CLASSES, false },
-		{ "direct_dependencies", LD_EX_DEPS, false },
-		{ "dependency_chains", LD_EX_CHAINS, true },
+		{ "generation", -1, false, false },
+		{ "lock_classes", LD_EX_CLASSES, false, false },
+		{ "direct_dependencies", LD_EX_DEPS, false, true },
+		{ "dependency_chains", LD_EX_CHAINS, true, true },
 	};
+	/*
+	 * Once lockdep is off, a dependency whose reverse entry it could
+	 * not allocate, and the chain it was adding when it ran out of
+	 * chain hlocks, stay in the files without being counted
+	 * (lockdep-debugfs.rst)
+	 */
+	const struct ld_stat *dl = ld_stat_get(m, "debug_locks");
+	bool off = dl && !dl->value;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(counts); i++) {
 		const struct ld_stat *st = ld_stat_get(m, counts[i].key);
 		uint64_t have;
 
-		if (!st || (counts[i].file >= 0 && !seen[counts[i].file]))
+		if (!st || (counts[i].file >= 0 && !seen[counts[i].file]) ||
+		    (off && counts[i].while_on))
 			continue;
 		switch (counts[i].file) {
 		case LD_EX_CLASSES:
