@@ -285,13 +285,14 @@ void print_main_usage(FILE *f)
  * Standard output is a pipe or socket whose reader has gone: what was
  * written is lost on purpose (`| head`), which is not an error.  Asked of
  * the descriptor, not of errno: a write that failed in the middle of a
- * command left errno to whatever came after it.
+ * command left errno to whatever came after it.  A pipe without reader
+ * polls POLLERR, a socket whose peer closed POLLHUP.
  */
 static bool stdout_gone(void)
 {
 	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
 
-	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
 }
 
 static int run_batch(struct ctx *ctx)

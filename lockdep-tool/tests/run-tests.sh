@@ -700,6 +700,16 @@ else fail epipe_is_quiet "rc $rc $(head -c 300 "$WORK/pipe.err")"; fi
 rc=${PIPESTATUS[0]}
 if [ "$rc" = 0 ] && [ ! -s "$WORK/pipe.err" ]; then ok epipe_save_is_quiet
 else fail epipe_save_is_quiet "rc $rc $(head -c 300 "$WORK/pipe.err")"; fi
+# a socket whose peer is gone (POLLHUP, not a pipe's POLLERR): as quiet
+python3 -c 'import socket, subprocess, sys
+a, b = socket.socketpair()
+b.close()
+p = subprocess.run(sys.argv[1:], stdout=a.fileno(), stderr=subprocess.PIPE)
+sys.stderr.buffer.write(p.stderr)
+sys.exit(p.returncode)' "$ASAN_BIN" -s "$REAL" classes 2> "$WORK/pipe.err"
+rc=$?
+if [ "$rc" = 0 ] && [ ! -s "$WORK/pipe.err" ]; then ok epipe_socket_is_quiet
+else fail epipe_socket_is_quiet "rc $rc $(head -c 300 "$WORK/pipe.err")"; fi
 # batch mode: once the reader is gone (100 KiB, more than a pipe holds),
 # the commands stop, quietly: the failure of a later one does not count
 printf 'classes\nclasses\nclasses\nsave %s/no/such/dir/x\n' "$WORK" |
