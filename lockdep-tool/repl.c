@@ -4,6 +4,7 @@
  * commands, options, option values and class names, all generated from
  * the command table.  The only file that uses readline.
  */
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -421,17 +422,19 @@ none:
 }
 
 /*
- * Ctrl-C at the prompt drops the line being typed and gives a new prompt,
- * as a shell does; while a command runs it ends the tool as before (the
- * history is saved after each line).
+ * Ctrl-C at the prompt drops the line being typed (and a search, a
+ * numeric argument, whatever readline was in) and gives a new prompt, as
+ * a shell does; while a command runs it ends the tool as before (the
+ * history is saved after each line).  readline's own handler runs first
+ * (rl_catch_signals): it frees the line, restores the terminal and sends
+ * the signal again, to this handler, which leaves readline() for good.
  */
+static sigjmp_buf prompt_env;
+
 static void on_sigint(int sig)
 {
 	(void)sig;
-	rl_replace_line("", 0);
-	rl_crlf();
-	rl_on_new_line();
-	rl_redisplay();
+	siglongjmp(prompt_env, 1);
 }
 
 static char *read_line(const char *prompt)
@@ -439,8 +442,15 @@ static char *read_line(const char *prompt)
 	struct sigaction sa = { .sa_handler = on_sigint }, old;
 	char *line;
 
-	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
+	if (sigsetjmp(prompt_env, 1)) {
+		/* what a search or a key sequence left half done */
+		RL_UNSETSTATE(RL_STATE_ISEARCH | RL_STATE_NSEARCH |
+			      RL_STATE_SEARCH | RL_STATE_NUMERICARG |
+			      RL_STATE_MULTIKEY | RL_STATE_METANEXT |
+			      RL_STATE_COMPLETING | RL_STATE_MACROINPUT);
+		putchar('\n');
+	}
 	sigaction(SIGINT, &sa, &old);
 	line = readline(prompt);
 	sigaction(SIGINT, &old, NULL);
@@ -466,7 +476,6 @@ int repl_run(struct ctx *ctx)
 	rl_completer_quote_characters = "\"'";
 	rl_char_is_quoted_p = char_is_quoted;
 	rl_basic_word_break_characters = " \t\n";
-	rl_catch_signals = 0; /* SIGINT: on_sigint() */
 	using_history();
 	stifle_history(1000);
 	if (*hpath)
