@@ -1261,8 +1261,17 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 	if (is_separator(t, tl))
 		return 0;
 	if (p->kernel_wait) {
+		/*
+		 * "6.12.0 #1 Not tainted" (print_kernel_ident()); past the
+		 * line right after the title, all of that: another CPU's line
+		 * may have " #" or "tainted" in it
+		 */
+		bool first = p->kernel_wait == 3;
+
 		p->kernel_wait--;
-		if (find(t, tl, " #") || find(t, tl, "ainted")) {
+		if (first ? find(t, tl, " #") || find(t, tl, "ainted") :
+			    isdig(t[0]) && find(t, tl, " #") &&
+				    find(t, tl, "ainted")) {
 			p->kernel_wait = 0;
 			r->kernel = sdup(p->rs, t, tl);
 			return 0;
