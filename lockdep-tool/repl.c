@@ -430,16 +430,23 @@ none:
  * the signal again, to this handler, which leaves readline() for good.
  */
 static sigjmp_buf prompt_env;
+static volatile sig_atomic_t at_prompt;
+static struct sigaction sigint_before; /* the disposition while commands run */
 
 static void on_sigint(int sig)
 {
-	(void)sig;
-	siglongjmp(prompt_env, 1);
+	if (at_prompt) {
+		at_prompt = 0;
+		siglongjmp(prompt_env, 1);
+	}
+	/* not at the prompt (cannot happen: restored after readline()) */
+	sigaction(sig, &sigint_before, NULL);
+	raise(sig);
 }
 
 static char *read_line(const char *prompt)
 {
-	struct sigaction sa = { .sa_handler = on_sigint }, old;
+	struct sigaction sa = { .sa_handler = on_sigint };
 	char *line;
 
 	sigemptyset(&sa.sa_mask);
@@ -451,9 +458,15 @@ static char *read_line(const char *prompt)
 			      RL_STATE_COMPLETING | RL_STATE_MACROINPUT);
 		putchar('\n');
 	}
-	sigaction(SIGINT, &sa, &old);
+	/*
+	 * readline() saves the handler it finds and puts it back: after a
+	 * jump that is this one again, hence sigint_before, taken once
+	 */
+	sigaction(SIGINT, &sa, NULL);
+	at_prompt = 1;
 	line = readline(prompt);
-	sigaction(SIGINT, &old, NULL);
+	at_prompt = 0;
+	sigaction(SIGINT, &sigint_before, NULL);
 	return line;
 }
 
@@ -464,6 +477,7 @@ int repl_run(struct ctx *ctx)
 	char *line;
 
 	rctx = ctx;
+	sigaction(SIGINT, NULL, &sigint_before);
 	if (hist) {
 		snprintf(hpath, sizeof(hpath), "%s", hist);
 	} else if (getenv("HOME")) {
