@@ -262,6 +262,11 @@ static inline bool ld_lines_next(struct ld_lines *l, const char **line,
 extern bool ld_fast_paths;
 /* ... and the second threads, to compare with one thread doing it all */
 extern bool ld_parallel;
+/*
+ * The size of /proc/lockdep_chains from which two threads share it (4 MiB;
+ * the tests make it 0, to split the small files of the fixtures too)
+ */
+extern size_t ld_chain_split_min;
 
 /* Monotonic milliseconds, for ld_phase(). */
 static inline double ld_now_ms(void)

@@ -190,6 +190,154 @@ static uint32_t fast_ref(const struct key_text *kt, const char *p,
 	return ks->id;
 }
 
+/*
+ * The lock lines a second thread reads while this one still reads the
+ * class list (ld_parse_proc()), before anything can be resolved: each
+ * distinct line (after its '[', without its newline) gets a number, the
+ * chain holds the number, and once the classes are known each line is
+ * resolved once, as the general path resolves it.  Slots are keyed by the
+ * 16 bytes after the '[' (zero padded), as key_text's, so that the usual
+ * line is found without looking for its end.
+ */
+struct ref_slot {
+	uint64_t text[2];
+	const char *line; /* in the reading thread's arena */
+	uint32_t len, id; /* id LD_NONE: free slot */
+};
+
+struct ref_dict {
+	struct ref_slot *slot;
+	uint32_t mask, nr;
+};
+
+/* What a dictionary line resolved to, by its number */
+struct ref_res {
+	uint32_t c; /* class, or LD_NONE */
+	uint32_t len; /* of the name */
+	const char *name;
+};
+
+static int ref_dict_init(struct ref_dict *dc, uint32_t n)
+{
+	uint32_t i;
+
+	dc->slot = malloc(n * sizeof(*dc->slot));
+	if (!dc->slot)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		dc->slot[i].id = LD_NONE;
+	dc->mask = n - 1;
+	dc->nr = 0;
+	return 0;
+}
+
+static void ref_text(uint64_t w[2], const char *line, size_t len)
+{
+	w[0] = w[1] = 0;
+	memcpy(w, line, len < 16 ? len : 16);
+}
+
+/* The usual line "[<16 bytes>] name\n" at @p, if it is in @dc; as fast_ref() */
+static uint32_t ref_dict_fast(const struct ref_dict *dc, const char *p,
+			      const char *end, const char **next)
+{
+	const struct ref_slot *rs;
+	uint64_t w[2];
+	uint32_t h;
+
+	if (end - p < 20 || p[0] != '[' || p[17] != ']' || p[18] != ' ')
+		return LD_NONE;
+	memcpy(w, p + 1, 16);
+	for (h = key_text_hash(w, dc->mask);; h = (h + 1) & dc->mask) {
+		rs = &dc->slot[h];
+		if (rs->id == LD_NONE)
+			return LD_NONE;
+		if (rs->text[0] == w[0] && rs->text[1] == w[1] &&
+		    (size_t)(end - p - 1) > rs->len && p[1 + rs->len] == '\n' &&
+		    !memcmp(p + 1, rs->line, rs->len))
+			break;
+	}
+	*next = p + 2 + rs->len;
+	return rs->id;
+}
+
+/* The number of @line (after its '[', @len bytes), given one if new */
+static uint32_t ref_dict_add(struct ref_dict *dc, struct ld_arena *a,
+			     const char *line, size_t len)
+{
+	struct ref_slot *rs;
+	uint64_t w[2];
+	uint32_t h;
+
+	ref_text(w, line, len);
+	for (h = key_text_hash(w, dc->mask); dc->slot[h].id != LD_NONE;
+	     h = (h + 1) & dc->mask) {
+		rs = &dc->slot[h];
+		if (rs->text[0] == w[0] && rs->text[1] == w[1] &&
+		    rs->len == len && !memcmp(rs->line, line, len))
+			return rs->id;
+	}
+	if ((dc->nr + 1) * 2 > dc->mask + 1) {
+		struct ref_dict big;
+		uint32_t i, j;
+
+		if (ref_dict_init(&big, (dc->mask + 1) * 2))
+			return LD_NONE;
+		for (i = 0; i <= dc->mask; i++) {
+			if (dc->slot[i].id == LD_NONE)
+				continue;
+			for (j = key_text_hash(dc->slot[i].text, big.mask);
+			     big.slot[j].id != LD_NONE; j = (j + 1) & big.mask)
+				;
+			big.slot[j] = dc->slot[i];
+		}
+		big.nr = dc->nr;
+		free(dc->slot);
+		*dc = big;
+		for (h = key_text_hash(w, dc->mask); dc->slot[h].id != LD_NONE;
+		     h = (h + 1) & dc->mask)
+			;
+	}
+	rs = &dc->slot[h];
+	rs->line = ld_arena_str(a, line, len).s;
+	if (!rs->line)
+		return LD_NONE;
+	rs->text[0] = w[0];
+	rs->text[1] = w[1];
+	rs->len = len;
+	rs->id = dc->nr++;
+	return rs->id;
+}
+
+/*
+ * Each line of @dc resolved against the classes, as chain_lines()
+ * resolves a line it reads (which checked its syntax); NULL: no memory.
+ */
+static struct ref_res *ref_dict_resolve(const struct ref_dict *dc,
+					const struct ld_model *m,
+					const struct ld_map *keys)
+{
+	struct ref_res *res = malloc((dc->nr + 1) * sizeof(*res));
+	uint32_t i;
+
+	for (i = 0; res && i <= dc->mask; i++) {
+		const struct ref_slot *rs = &dc->slot[i];
+		struct pending_ref r;
+		const char *p;
+
+		if (rs->id == LD_NONE)
+			continue;
+		p = scan_key(rs->line, rs->line + rs->len, &r.key,
+			     &r.key_known);
+		r.name = p + 2;
+		r.len = rs->line + rs->len - (p + 2);
+		res[rs->id].c = resolve_ref(m, keys, &r);
+		res[rs->id].name = r.name;
+		res[rs->id].len = r.len;
+	}
+	return res;
+}
+
 static int build_key_map(struct ld_model *m, struct ld_map *keys)
 {
 	uint32_t i, old;
@@ -624,11 +772,16 @@ static inline int add_chain_lock(struct ld_model *m, struct ld_chain *ch,
 	return 0;
 }
 
-/* What the chain lines are resolved against: read only. */
+/*
+ * What the chain lines are resolved against: read only.  With @dict, they
+ * are not resolved but numbered there (a second thread's, started before
+ * the classes are read), and the other fields are unused.
+ */
 struct chain_ctx {
 	const struct ld_model *m;
 	const struct ld_map *keys;
 	const struct key_text *kt;
+	struct ref_dict *dict;
 };
 
 /*
@@ -651,9 +804,9 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 
 		/* the usual lock line, taken without looking for its end */
 		ld_lines_want(l, PROC_SPAN);
-		c = ch && ld_fast_paths ?
-			    fast_ref(cx->kt, l->p, l->end, &next) :
-			    LD_NONE;
+		c = !ch || !ld_fast_paths ? LD_NONE :
+		    cx->dict ? ref_dict_fast(cx->dict, l->p, l->end, &next) :
+			       fast_ref(cx->kt, l->p, l->end, &next);
 		if (c != LD_NONE) {
 			l->p = next;
 			l->lineno++;
@@ -693,6 +846,13 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 			p = scan_key(p + 1, end, &r.key, &r.key_known);
 			if (!p || p + 1 >= end || p[1] != ' ')
 				return ld_diag(d, l, "expected '[key] name'");
+			if (cx->dict) {
+				c = ref_dict_add(cx->dict, out->arena, line + 1,
+						 len - 1);
+				if (c == LD_NONE || add_chain_lock(out, ch, c))
+					return -ENOMEM;
+				continue;
+			}
 			r.name = p + 2;
 			r.len = end - (p + 2);
 			c = resolve_ref(cx->m, cx->keys, &r);
@@ -764,13 +924,16 @@ static int chains_reserve(struct ld_model *m, uint64_t len)
 	return 0;
 }
 
-/* A chains file this big is shared with a second thread (ld_parse_proc) */
-#define CHAIN_SPLIT_MIN (4u << 20)
+size_t ld_chain_split_min = 4u << 20;
 
 struct chain_half {
-	const struct chain_ctx *cx;
+	struct chain_ctx cx; /* with a dictionary */
+	struct ref_dict dict;
 	struct ld_model *t;
+	struct ld_model *tail; /* for the first thread's part, after it */
 	struct ld_lines l;
+	struct ld_stream st;
+	pthread_t th;
 	uint32_t unresolved;
 	struct ld_diag d;
 	int ret;
@@ -780,10 +943,11 @@ static void *chain_half_run(void *arg)
 {
 	struct chain_half *h = arg;
 
-	h->ret = chain_lines(h->cx, h->t, &h->l, &h->unresolved, &h->d);
+	h->ret = chain_lines(&h->cx, h->t, &h->l, &h->unresolved, &h->d);
 	return NULL;
 }
 
+/* @t's chains after @m's, their locks and those locks' names */
 static int chain_append(struct ld_model *m, const struct ld_model *t)
 {
 	uint32_t base = m->nr_chain_locks, i;
@@ -802,51 +966,232 @@ static int chain_append(struct ld_model *m, const struct ld_model *t)
 		       t->nr_chain_locks * sizeof(uint32_t));
 	for (i = 0; i < t->nr_unlisted; i++)
 		if (ld_add_unlisted(m, base + t->unlisted[i].at,
-				 t->unlisted[i].name.s, t->unlisted[i].name.len))
+				    t->unlisted[i].name.s,
+				    t->unlisted[i].name.len))
 			return -ENOMEM;
 	m->nr_chain_locks += t->nr_chain_locks;
 	return 0;
 }
 
 /*
+ * The second thread's chains (@t, its locks numbered in its dictionary)
+ * after @m's, each number replaced by what @res resolved it to; a lock of
+ * no listed class keeps its name.  When @m has none yet (always, but for
+ * a caller that parsed chains before), @t's arrays are taken over: they
+ * have room for the whole file.
+ */
+static int chain_adopt(struct ld_model *m, struct ld_model *t,
+		       const struct ref_res *res, uint32_t *unresolved)
+{
+	uint32_t base = m->nr_chain_locks, i, v;
+
+	if (!m->nr_chains && !base) {
+		free(m->chains);
+		free(m->chain_locks);
+		m->chains = t->chains;
+		m->alloc_chains = t->alloc_chains;
+		m->nr_chains = t->nr_chains;
+		m->chain_locks = t->chain_locks;
+		m->alloc_chain_locks = t->alloc_chain_locks;
+		t->chains = NULL;
+		t->chain_locks = NULL;
+	} else {
+		if (ld_grow((void **)&m->chains, &m->alloc_chains,
+			    m->nr_chains + t->nr_chains, sizeof(*m->chains)) ||
+		    ld_grow((void **)&m->chain_locks, &m->alloc_chain_locks,
+			    base + t->nr_chain_locks, sizeof(uint32_t)))
+			return -ENOMEM;
+		for (i = 0; i < t->nr_chains; i++) {
+			m->chains[m->nr_chains] = t->chains[i];
+			m->chains[m->nr_chains++].first += base;
+		}
+		memcpy(m->chain_locks + base, t->chain_locks,
+		       t->nr_chain_locks * sizeof(uint32_t));
+	}
+	m->nr_chain_locks = base + t->nr_chain_locks;
+	for (i = base; i < m->nr_chain_locks; i++) {
+		const struct ref_res *r = &res[m->chain_locks[i]];
+
+		v = r->c;
+		m->chain_locks[i] = v;
+		if (v != LD_NONE)
+			continue;
+		(*unresolved)++;
+		if (ld_add_unlisted(m, i, r->name, r->len))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Where a big chains file is shared by two threads, -1 if it is not: a
+ * second thread starts at once on the chains before @split, while this
+ * one reads /proc/lockdep twice (the classes, then the dependencies) and
+ * then the chains from @split on; it is placed so that both have about as
+ * much to do, where a chain starts after a blank line (there the parser's
+ * state is the same whichever line came before).  Nothing is said here
+ * about the file's first line: ld_parse_proc() checks it.  *@at: where
+ * the chains start.
+ */
+static int64_t chain_split(const struct ld_section *ls,
+			   const struct ld_section *cs, uint64_t *at)
+{
+	uint64_t rest, first, mid;
+	int64_t found;
+	struct ld_lines l;
+	const char *line, *hit;
+	size_t len;
+
+	if (!ld_parallel || cs->len < ld_chain_split_min)
+		return -1;
+	ld_lines_section(&l, cs);
+	if (!ld_lines_next(&l, &line, &len) || l.last_unterminated ||
+	    !((len == 16 && !memcmp(line, "all lock chains:", 16)) ||
+	      (len == 27 &&
+	       !memcmp(line, "(buggered) all lock chains:", 27))))
+		return -1;
+	*at = ld_lines_offset(&l, cs->data);
+	/* a byte of /proc/lockdep: about 0.8 of a chains' byte, read twice */
+	first = ls->len / 5 * 8;
+	rest = cs->len - *at;
+	if (first >= rest)
+		return cs->len;
+	mid = *at + (rest + first) / 2;
+	if (cs->stream) {
+		found = ld_stream_find(cs, mid, "\n\nirq_context: ");
+		return found < 0 ? -1 : found + 2;
+	}
+	hit = memmem(cs->data + mid, cs->len - mid, "\n\nirq_context: ", 15);
+	return hit ? hit + 2 - cs->data : -1;
+}
+
+/*
+ * The lines of @cs from @from to @to, with a stream of their own (@st)
+ * when it is streamed; their line numbers are not the file's.
+ */
+static int chain_part_lines(struct ld_lines *l, struct ld_stream *st,
+			    const struct ld_section *cs, uint64_t from,
+			    uint64_t to)
+{
+	if (cs->stream) {
+		if (ld_lines_stream(l, cs, st, from))
+			return -ENOMEM;
+		ld_lines_limit(l, NULL, to);
+	} else {
+		ld_lines_init(l, cs->origin, 0, cs->data + from, to - from);
+	}
+	return 0;
+}
+
+static void chain_half_free(struct chain_half *h)
+{
+	free(h->dict.slot);
+	ld_model_free(h->t);
+	ld_model_free(h->tail);
+	h->t = h->tail = NULL;
+}
+
+/* Start the second thread on the chains from @at to @split; or false */
+static bool chain_half_start(struct chain_half *h,
+			     const struct ld_section *cs, uint64_t at,
+			     int64_t split)
+{
+	memset(h, 0, sizeof(*h));
+	if (split < 0)
+		return false;
+	h->t = ld_model_new();
+	h->tail = ld_model_new();
+	/* room for all the chains: this thread's are appended to them */
+	if (!h->t || !h->tail || chains_reserve(h->t, cs->len - at) ||
+	    chains_reserve(h->tail, cs->len - split) ||
+	    ref_dict_init(&h->dict, 16384) ||
+	    chain_part_lines(&h->l, &h->st, cs, at, split))
+		goto fail;
+	h->cx.dict = &h->dict;
+	if (!pthread_create(&h->th, NULL, chain_half_run, h))
+		return true;
+fail:
+	ld_stream_buf_free(h->st.buf);
+	chain_half_free(h);
+	return false;
+}
+
+/* Wait for the second thread; free its stream's buffer */
+static void chain_half_join(struct chain_half *h)
+{
+	pthread_join(h->th, NULL);
+	ld_stream_buf_free(h->st.buf);
+	h->st.buf = NULL;
+}
+
+/* A model that parsed part of the chains without anything to say */
+static bool chain_part_clean(const struct ld_model *t, int ret)
+{
+	return !ret && !t->partial && !t->nr_warnings;
+}
+
+/*
+ * The chains from @split to the end into @t, a scratch model, resolved
+ * against @cx; a diagnostic stays in @d, whose line numbers are not the
+ * file's: the caller parses the chains again for it.
+ */
+static int chain_tail(const struct chain_ctx *cx, const struct ld_section *cs,
+		      uint64_t split, struct ld_model *t, uint32_t *unresolved,
+		      struct ld_diag *d)
+{
+	struct ld_stream st = { .buf = NULL };
+	struct ld_lines l;
+	int ret;
+
+	if (split >= cs->len)
+		return 0;
+	ret = chain_part_lines(&l, &st, cs, split, cs->len);
+	if (!ret)
+		ret = chain_lines(cx, t, &l, unresolved, d);
+	ld_stream_buf_free(st.buf);
+	return ret;
+}
+
+/*
  * /proc/lockdep, then /proc/lockdep_chains (@cs, may be NULL): both name
- * classes by key and name, resolved against one table.  Once the classes
- * are read, the dependencies and the chains are resolved at once by two
- * threads: this one takes the dependencies and the chains up to a split,
- * a second one the chains after it, into a model of its own; the split is
- * where a chain starts after a blank line (there the parser's state is
- * the same whichever line came before), placed so that both threads have
- * about as many bytes to read.  The second part's chains are then
- * appended to the first's.  Should it have anything to say (an error, a
- * cut last line: messages with line numbers), it is parsed again after
- * the first, as if there had been no split.
+ * classes by key and name, resolved against one table.  A big chains file
+ * is shared by two threads (chain_split()): the second one starts on its
+ * first part at once and, the classes not being known yet, numbers the
+ * distinct lock lines (struct ref_dict); this one reads the classes, the
+ * dependencies, then the rest of the chains.  The second thread's arrays
+ * become the model's, each line number resolved once as this thread
+ * resolves a line, and this thread's chains are appended.  Should either
+ * part have anything to say (an error, a cut last line: messages with
+ * line numbers), all the chains are parsed again by this thread alone, as
+ * if there had been no split.
  */
 int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 		  const struct ld_section *cs, struct ld_diag *d)
 {
 	struct ld_map keys = { 0 };
 	struct key_text kt = { 0 };
-	struct chain_ctx cx = { m, &keys, &kt };
-	struct chain_half h = { &cx, NULL };
+	struct chain_ctx cx = { m, &keys, &kt, NULL };
+	struct chain_half h;
 	struct pass1 p1 = { 0 };
-	struct ld_stream st2 = { .buf = NULL };
+	struct ref_res *res;
+	struct ld_diag td;
 	struct ld_lines l;
 	const char *line;
-	int64_t split = -1;
-	uint32_t unresolved = 0;
+	uint64_t at = 0;
+	int64_t split = cs ? chain_split(ls, cs, &at) : -1;
+	uint32_t unresolved = 0, tail_unresolved = 0;
 	double t = ld_now_ms();
-	pthread_t th;
+	bool half;
 	size_t len;
 	char q[LD_QBUF];
 	int ret;
 
+	half = cs && chain_half_start(&h, cs, at, split);
 	ret = lockdep_classes(m, ls, &p1, d);
 	if (!ret)
 		ret = drop_duplicate_classes(m, &p1, ls->origin);
-	if (ret) {
-		free(p1.remap);
-		return ret;
-	}
+	if (ret)
+		goto out;
 	t = ld_phase(m, "lockdep classes", t);
 	ld_name_hash_build(m);
 	ret = m->name_hash ? build_key_map(m, &keys) : -ENOMEM;
@@ -875,61 +1220,35 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 				      ld_quote(line, len, q, sizeof(q)));
 			goto out;
 		}
-		ret = chains_reserve(m, cs->len);
-		if (ret)
-			goto out;
-	}
-	if (ld_parallel && cs && cs->len >= CHAIN_SPLIT_MIN &&
-	    !l.last_unterminated) {
-		uint64_t at = ld_lines_offset(&l, cs->data);
-		uint64_t half = (cs->len - at + ls->len) / 2;
-		uint64_t mid = at + (half > ls->len ? half - ls->len : 0);
-		const char *hit;
-
-		if (cs->stream) {
-			split = ld_stream_find(cs, mid, "\n\nirq_context: ");
-		} else if (mid < cs->len) {
-			hit = memmem(cs->data + mid, cs->len - mid,
-				     "\n\nirq_context: ", 15);
-			split = hit ? hit - cs->data : -1;
-		}
-		h.t = split >= 0 ? ld_model_new() : NULL;
-		if (h.t && chains_reserve(h.t, cs->len - split)) {
-			ld_model_free(h.t);
-			h.t = NULL;
-		}
-	}
-	if (h.t) {
-		split += 2;
-		if (cs->stream) {
-			ret = ld_lines_stream(&h.l, cs, &st2, split);
-		} else {
-			ld_lines_init(&h.l, cs->origin, 0, cs->data + split,
-				      cs->len - split);
-			ret = 0;
-		}
-		/* no second thread: this one reads all the chains */
-		if (ret || pthread_create(&th, NULL, chain_half_run, &h)) {
-			ld_model_free(h.t);
-			h.t = NULL;
-		} else {
-			ld_lines_limit(&l, cs->data, split);
-		}
-		ret = 0;
 	}
 	ret = lockdep_deps(m, ls, &p1, &keys, &kt, d);
-	if (!ret && cs)
-		ret = chain_lines(&cx, m, &l, &unresolved, d);
-	if (h.t) {
-		pthread_join(th, NULL);
-		ld_lines_limit(&l, cs->data, cs->len);
-		if (!ret && !h.ret && !h.t->partial && !h.t->nr_warnings) {
-			ret = chain_append(m, h.t);
-			unresolved += h.unresolved;
-		} else if (!ret) { /* again, with the right line numbers */
-			ret = chain_lines(&cx, m, &l, &unresolved, d);
+	if (ret)
+		goto out;
+	if (half) {
+		int tret = chain_tail(&cx, cs, split, h.tail, &tail_unresolved,
+				      &td);
+
+		chain_half_join(&h);
+		half = false;
+		if (tret == -ENOMEM || h.ret == -ENOMEM) {
+			ret = -ENOMEM;
+		} else if (chain_part_clean(h.t, h.ret) &&
+			   chain_part_clean(h.tail, tret)) {
+			res = ref_dict_resolve(&h.dict, m, &keys);
+			ret = res ? chain_adopt(m, h.t, res, &unresolved) :
+				    -ENOMEM;
+			free(res);
+			if (!ret)
+				ret = chain_append(m, h.tail);
+			unresolved += tail_unresolved;
+		} else { /* again, with the right line numbers */
+			ret = chains_reserve(m, cs->len) ?:
+				      chain_lines(&cx, m, &l, &unresolved, d);
 		}
-		ld_model_free(h.t);
+		chain_half_free(&h);
+	} else if (cs) {
+		ret = chains_reserve(m, cs->len) ?:
+			      chain_lines(&cx, m, &l, &unresolved, d);
 	}
 	if (ret)
 		goto out;
@@ -944,7 +1263,10 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 	}
 	ld_phase(m, cs ? "lockdep deps and chains" : "lockdep deps", t);
 out:
-	ld_stream_buf_free(st2.buf);
+	if (half) {
+		chain_half_join(&h);
+		chain_half_free(&h);
+	}
 	key_text_free(&kt);
 	ld_map_free(&keys);
 	free(p1.remap);

@@ -1619,7 +1619,7 @@ static void test_unlisted(const char *tmpdir)
 	{
 		struct stat st;
 
-		/* CHAIN_SPLIT_MIN in parse_proc.c */
+		/* ld_chain_split_min */
 		CHECK(!stat(path, &st) && st.st_size >= 4 << 20);
 	}
 	for (k = 0; k < 2; k++) {
@@ -1657,6 +1657,112 @@ out:
 	report("unlisted_chain_locks_keep_their_names");
 }
 
+/*
+ * /proc/lockdep_chains shared by two threads (ld_chain_split_min 0: any
+ * size) against one thread: the same result, message or model, for the
+ * fixtures and for odd lines before and after the split (the second
+ * thread reads the chains before it, with the classes not known yet).
+ */
+static void split_vs_one(const char *what, const struct ld_input *in,
+			 unsigned int n, const char *path)
+{
+	struct ld_model *a = NULL, *b = NULL;
+	struct ld_diag da, db;
+	size_t omin = ld_chain_split_min;
+	const char *diff;
+	int ra, rb;
+
+	ld_chain_split_min = 0;
+	ra = path ? ld_load_path(&a, path, &da) :
+		    ld_load_buffers(&a, in, n, &da);
+	ld_chain_split_min = omin;
+	ld_parallel = false;
+	rb = path ? ld_load_path(&b, path, &db) :
+		    ld_load_buffers(&b, in, n, &db);
+	ld_parallel = true;
+	if (ra != rb || (ra && strcmp(da.msg, db.msg))) {
+		printf("# %s: split: %d %s, one thread: %d %s\n", what, ra,
+		       ra ? da.msg : "", rb, rb ? db.msg : "");
+		failed_here = 1;
+	} else if (!ra && (diff = model_cmp(a, b))) {
+		printf("# %s: the models differ in %s\n", what, diff);
+		failed_here = 1;
+	}
+	ld_model_free(a);
+	ld_model_free(b);
+}
+
+static void test_chain_split(void)
+{
+	static const char *const dirs[] = {
+		"stock-6.12.118-workload",
+		"handmade/prove",
+		"formats/chains-buggered",
+		"reports/snapshots/half-ab",
+		"analysis/crossboot/boot1",
+		"analysis/diffcases/ls-renumbered-old",
+	};
+	/* the classes are c0, c1, c2 with keys 1, 2, 3 */
+	static const char *const odd[] = {
+		"[00000000deadbeef] gone\n",
+		"[0000000000000002] c1\r\n",
+		"[00000002] c1\n",
+		"[0000000000000002] c2\n",
+		"[(____ptrval____)] c1\n",
+		"[0000000000000002]  c1\n",
+		"[0000000000000002] \n",
+		"[0000000000000002 c1\n",
+		"[0000000000000002]c1\n",
+		"irq_context: 0\n",
+		"\n",
+		"garbage\n",
+		"[0000000000000002] c1",
+	};
+	static const char classes[] =
+		"all lock classes:\n"
+		"0000000000000001 FD:    1 BD:    1 ....: c0\n\n"
+		"0000000000000002 FD:    1 BD:    1 ....: c1\n\n"
+		"0000000000000003 FD:    1 BD:    1 ....: c2\n\n";
+	char path[4096], what[160], *body = malloc(64 << 10);
+	unsigned int i, at, j;
+
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		snprintf(path, sizeof(path), "%s/%s", fixdir, dirs[i]);
+		split_vs_one(dirs[i], NULL, 0, path);
+	}
+	CHECK(body != NULL);
+	for (i = 0; body && i < ARRAY_SIZE(odd); i++) {
+		/* in the first chains, read by the second thread, or last */
+		for (at = 3; at < 400; at += 394) {
+			struct ld_input in[2];
+			int o = sprintf(body, "all lock chains:\n");
+
+			for (j = 0; j < 400; j++) {
+				o += sprintf(body + o,
+					     "irq_context: %s\n[%016x] c%u\n",
+					     j % 5 ? "0" : "softirq",
+					     j % 3 + 1, j % 3);
+				if (j == at) {
+					o += sprintf(body + o, "%s", odd[i]);
+					if (!strchr(odd[i], '\n'))
+						break;
+				}
+				o += sprintf(body + o, "[%016x] c%u\n\n",
+					     (j + 1) % 3 + 1, (j + 1) % 3);
+			}
+			in[0] = (struct ld_input){ "lockdep", NULL, classes,
+						   strlen(classes) };
+			in[1] = (struct ld_input){ "lockdep_chains", NULL,
+						   body, (size_t)o };
+			snprintf(what, sizeof(what), "odd chain line %u at %u",
+				 i, at);
+			split_vs_one(what, in, 2, NULL);
+		}
+	}
+	free(body);
+	report("chains_split_between_threads_agree_with_one_thread");
+}
+
 int main(int argc, char **argv)
 {
 	fixdir = argc > 1 ? argv[1] : "proc-interface/fixtures";
@@ -1671,6 +1777,7 @@ int main(int argc, char **argv)
 	test_lockstat_ambiguities();
 	test_export_edges();
 	test_fast_paths();
+	test_chain_split();
 	test_fd_bd_all();
 	test_snapshot();
 	test_load_only();
