@@ -734,7 +734,8 @@ static uint32_t lockstat_lookup(const struct ld_model *m, const uint32_t *head,
  * "x", when no class prints "x" and one prints "x-W" and another "x-R":
  * the rows of those two write-only classes ("%40s:" looks the same as
  * "%38s-W:"), the points after them x-R's.  Split in two, the second
- * appended.  Returns 1 when split, 0 when not, <0 on error.
+ * row inserted after the first (rows after @i are not joined yet).
+ * Returns 1 when split, 0 when not, <0 on error.
  */
 static int split_rw_pair(struct ld_model *m, uint32_t i, const uint32_t *head,
 			 const uint32_t *next, uint32_t n)
@@ -761,8 +762,12 @@ static int split_rw_pair(struct ld_model *m, uint32_t i, const uint32_t *head,
 	    ld_grow((void **)&m->lockstat, &m->alloc_lockstat, m->nr_lockstat,
 		    sizeof(*m->lockstat)))
 		return -ENOMEM;
+	/* right after its pair, as if lock_stat had listed both */
+	memmove(&m->lockstat[i + 2], &m->lockstat[i + 1],
+		(m->nr_lockstat - i - 1) * sizeof(*m->lockstat));
+	m->nr_lockstat++;
 	ls = &m->lockstat[i];
-	r = &m->lockstat[m->nr_lockstat++];
+	r = &m->lockstat[i + 1];
 	*r = *ls;
 	r->name = rname;
 	memcpy(r->w, ls->r, sizeof(r->w));
