@@ -417,6 +417,13 @@ struct pst {
 	 */
 	bool in_task;
 	/*
+	 * The line of the end mark of a part that is not the task's
+	 * ("</IRQ>", "<EOI>"): on 5.16 and later "<TASK>" follows, and
+	 * another CPU's line or two may come first.  0 once a frame or
+	 * a mark came after it.
+	 */
+	unsigned long part_end;
+	/*
 	 * The line that ended a stack without being a blank or a structural
 	 * one (another CPU's, maybe), with the mode it came in: frames on
 	 * the line after it still belong to that stack
@@ -1050,6 +1057,7 @@ static int open_report(struct pst *p, int kind, const char *t, size_t tl,
 	p->kernel_wait = kind != LD_RK_CAPACITY ? 3 : 0;
 	p->in_calltrace = false;
 	p->in_task = false;
+	p->part_end = 0;
 	p->broke_line = 0;
 	p->nest_paused = false;
 	p->splat = p->splat_from = p->splat_to = 0;
@@ -1071,6 +1079,7 @@ static bool nest_pause(struct pst *p)
 	p->nest_paused = true;
 	p->in_calltrace = false;
 	p->in_task = false;
+	p->part_end = 0;
 	p->mode = M_BODY;
 	p->idle = 0;
 	return true;
@@ -1239,9 +1248,11 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 			if (p->mode == M_BACKTRACE && starts(t, tl, "<")) {
 				/* <TASK>, <IRQ>, </IRQ> */
 				p->in_task = opens_part(t, tl);
+				p->part_end = p->in_task ? 0 : lineno;
 				return 0;
 			}
 			p->idle = 0;
+			p->part_end = 0;
 			return add_frame(p, t, tl);
 		}
 		if (tl == 3 && !memcmp(t, "...", 3))
@@ -1456,6 +1467,8 @@ other:
 		}
 		if (starts(t, tl, "<")) {
 			p->in_task = p->in_calltrace && opens_part(t, tl);
+			p->part_end = p->in_calltrace && !p->in_task ? lineno :
+								       0;
 			return 0;
 		}
 		if (p->in_calltrace && regs_line(t, tl)) {
@@ -1472,10 +1485,12 @@ other:
 		/*
 		 * Before "</TASK>", another CPU's lines (two in a row at
 		 * most: more, and the dump lost its end): the dump goes on;
+		 * so it does after "</IRQ>", where "<TASK>" may follow;
 		 * without those marks (not x86), one right after "Call
 		 * Trace:" is not the dump's end either
 		 */
 		if (((p->in_task && p->idle <= 2) ||
+		     (p->part_end && lineno - p->part_end <= 2) ||
 		     (p->in_calltrace && lineno - p->calltrace_line <= 2)) &&
 		    raw[0] != ' ' && raw[0] != '\t') {
 			resume_stack(p);
@@ -1484,8 +1499,12 @@ other:
 		if (p->in_calltrace && raw[0] != ' ' && raw[0] != '\t') {
 			if (nest_pause(p))
 				goto structural;
-			/* a part without its end mark: it ended at its frame */
-			ret = close_report(p, p->in_task ? lineno - p->idle :
+			/*
+			 * a part without its end mark: it ended at its frame;
+			 * lines after "</IRQ>" and no "<TASK>": at the mark
+			 */
+			ret = close_report(p, p->in_task  ? lineno - p->idle :
+					      p->part_end ? p->part_end :
 							    lineno - 1,
 					   false);
 			return ret ? ret : 1;

@@ -1,0 +1,1 @@
+report proc-interface/fixtures/reports-handmade/inconsistent-foreign-between-parts.console
