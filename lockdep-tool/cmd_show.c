@@ -19,8 +19,9 @@ static void text_dep(FILE *f, const struct ld_model *m, uint32_t d, bool out)
 	if (e->distance)
 		fprintf(f, "distance %d", e->distance);
 	else
-		fputs("distance ?", f);
-	fprintf(f, ", type %s", ld_dep_type_str(e->type, e->type_known, tb));
+		fputs("distance unknown", f);
+	fprintf(f, ", type %s",
+		e->type_known ? ld_dep_type_str(e->type, true, tb) : "unknown");
 	if (!e->trace_known)
 		fputs(", stack unknown", f);
 	else if (e->trace == LD_NONE)

@@ -273,7 +273,9 @@ int cmd_run(struct ctx *ctx, int argc, char **argv)
 	if (!cmd)
 		return usage_error(ctx, "%s", err);
 	ctx->cmd = cmd;
-	if ((cmd->flags & CMD_REPL_ONLY) && ctx->one_command)
+	if ((cmd->flags & CMD_REPL_ONLY) && ctx->one_command &&
+	    !(argc == 2 && (!strcmp(argv[1], "--help") ||
+			    !strcmp(argv[1], "-h"))))
 		return usage_error(ctx, "only in the interactive shell");
 	memset(&a, 0, sizeof(a));
 	a.argv = calloc(argc, sizeof(char *));
