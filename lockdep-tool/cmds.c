@@ -141,7 +141,7 @@ const struct cmd_entry cmd_table[] = {
 	  ARG_NONE, CMD_NEEDS_MODEL | CMD_READS(LD_LOAD_STATS), NULL, cmd_stats },
 	{ "lockstat", NULL, 0, 0, "[--top N] [--sort KEY]",
 	  "lock contention statistics (CONFIG_LOCK_STAT)",
-	  "Prints /proc/lock_stat joined to the classes: full class names instead of the kernel's 37-character cut, times in microseconds.  Rows whose cut name fits several classes are marked ambiguous.  With -j each entry says how it was joined: match exact, ambiguous, none (no class prints that name) or unknown (no class list in the source, e.g. lock_stat alone).",
+	  "Prints /proc/lock_stat joined to the classes: full class names instead of the kernel's 37-character cut, times in microseconds.  Rows whose cut name fits several classes are marked so (\"cut name, several classes match\") and joined to none.  With -j each entry says how it was joined: match exact, ambiguous, none (no class prints that name) or unknown (no class list in the source, e.g. lock_stat alone).",
 	  ARG_NONE, CMD_NEEDS_MODEL | CMD_READS(LD_LOAD_LOCKSTAT), lockstat_opts, cmd_lockstat },
 	{ "dot", NULL, 0, 1, "[CLASS] [--depth N] [--reverse|--forward] | --path A B | --cycle ID | --report N [--log FILE]",
 	  "Graphviz picture of the graph or of a class's neighbourhood",
