@@ -252,8 +252,14 @@ static uint32_t ref_dict_fast(const struct ref_dict *dc, const char *p,
 		rs = &dc->slot[h];
 		if (rs->id == LD_NONE)
 			return LD_NONE;
+		/*
+		 * as key_text's, not a line stored without its last CR:
+		 * "x\r\r\n" is stored as "x\r", which "x\r\n" also
+		 * starts with, and the general path takes it for "x"
+		 */
 		if (rs->text[0] == w[0] && rs->text[1] == w[1] &&
 		    (size_t)(end - p - 1) > rs->len && p[1 + rs->len] == '\n' &&
+		    rs->line[rs->len - 1] != '\r' &&
 		    !memcmp(p + 1, rs->line, rs->len))
 			break;
 	}
@@ -1230,10 +1236,8 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 
 		chain_half_join(&h);
 		half = false;
-		if (tret == -ENOMEM || h.ret == -ENOMEM) {
-			ret = -ENOMEM;
-		} else if (chain_part_clean(h.t, h.ret) &&
-			   chain_part_clean(h.tail, tret)) {
+		if (chain_part_clean(h.t, h.ret) &&
+		    chain_part_clean(h.tail, tret)) {
 			res = ref_dict_resolve(&h.dict, m, &keys);
 			ret = res ? chain_adopt(m, h.t, res, &unresolved) :
 				    -ENOMEM;
@@ -1241,7 +1245,9 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 			if (!ret)
 				ret = chain_append(m, h.tail);
 			unresolved += tail_unresolved;
-		} else { /* again, with the right line numbers */
+		} else {
+			/* again, with the right line numbers (and no memory
+			 * short before an error earlier in the file) */
 			ret = chains_reserve(m, cs->len) ?:
 				      chain_lines(&cx, m, &l, &unresolved, d);
 		}

@@ -1706,6 +1706,7 @@ static void test_chain_split(void)
 	static const char *const odd[] = {
 		"[00000000deadbeef] gone\n",
 		"[0000000000000002] c1\r\n",
+		"[0000000000000002] c1\r\r\n[0000000000000002] c1\r\n",
 		"[00000002] c1\n",
 		"[0000000000000002] c2\n",
 		"[(____ptrval____)] c1\n",
