@@ -20,6 +20,8 @@ if [ ! -d "$WORK/.git" ]; then
 fi
 G="git -C $WORK -c user.name=lockdep-tool -c user.email=lockdep-tool@localhost"
 $G fetch -q "$TREE" lockdep-base
+# a run stopped at a patch that did not apply left its session behind
+$G am --abort >/dev/null 2>&1 || true
 $G checkout -q -f FETCH_HEAD
 cp "$TREE/.config" "$WORK/.config"
 
@@ -30,7 +32,10 @@ for p in "${list[@]}"; do
 		sed 's/^/    /' "$LOGDIR/checkpatch-$p.log"
 		echo "    (checkpatch warnings must be fixed or justified in the cover letter)"
 	fi
-	$G am -q "$PATCHES/$p" || die "$p does not apply"
+	if ! $G am -q "$PATCHES/$p"; then
+		$G am --abort >/dev/null 2>&1 || true
+		die "$p does not apply"
+	fi
 	if ! quiet "$LOGDIR/series-check-$p.log" make -C "$WORK" ARCH=x86_64 -j"${JOBS:-2}" olddefconfig bzImage modules; then
 		echo "  FAILED: the tree does not build after $p"
 		fail=1
