@@ -12,7 +12,8 @@
 #                build/initramfs.cpio.gz; also $KERNEL and $INITRD)
 # --out DIR      run folders, one per boot (default build/conformance/<time>)
 # --table FILE   another table, shared with the guest over 9p (default:
-#                initramfs/tests/conformance.table, the copy in the image)
+#                initramfs/tests/conformance.table, the copy in the image;
+#                shared too when it differs from that copy)
 # --fixtures DIR keep the console of every reporting boot there, verbatim,
 #                as <row>.console, with a README saying how they were made,
 #                and the /proc/lockdep* snapshots of rows with a "snapshot"
@@ -25,12 +26,18 @@
 # conformance.sh: the report seen in the kernel log, debug_locks, the
 # graph state) and run-qemu.sh's console scan accepted its boot: exactly
 # the declared report title, once, and no other report.
+# Each boot has a watchdog of $CONFORMANCE_TIMEOUT seconds (180); after
+# two hung boots the rest are not booted and their rows fail.
 # Exit status: 0 all passed, 1 a row failed, 2 usage error.
 set -uo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 PROG=conformance
 KERNEL=${KERNEL:-$TOP/build/linux/arch/x86/boot/bzImage}
+# a boot takes 7-15 s under TCG: past this the watchdog kills it
+BOOT_TIMEOUT=${CONFORMANCE_TIMEOUT:-180}
+# the harness's own tests give a stub here
+RUN_QEMU=${LOCKDEP_RUN_QEMU:-$TOP/run-qemu.sh}
 INITRD=${INITRD:-$TOP/build/initramfs.cpio.gz}
 TABLE=$TOP/initramfs/tests/conformance.table
 OUT= FIXTURES= ONLY=() SHARE_TABLE=0 PROVE=0
@@ -57,6 +64,14 @@ done
 [ -f "$INITRD" ] || { err "no initramfs at $INITRD"; exit 2; }
 KERNEL=$(cd "$(dirname "$KERNEL")" && pwd)/$(basename "$KERNEL")
 INITRD=$(cd "$(dirname "$INITRD")" && pwd)/$(basename "$INITRD")
+# the guest reads the image's copy of the table: if it is not this one
+# (edited since the image was packed), this one is shared with the guest
+if [ $SHARE_TABLE = 0 ] &&
+   ! gzip -dc "$INITRD" 2>/dev/null | cpio -i --quiet --to-stdout tests/conformance.table 2>/dev/null |
+	cmp -s - "$TABLE"; then
+	echo "$PROG: $TABLE differs from the copy in $INITRD (or that cannot be read): sharing it with the guest" >&2
+	SHARE_TABLE=1
+fi
 [ -n "$OUT" ] || OUT=$TOP/build/conformance/$(date +%Y%m%d-%H%M%S)-$$
 mkdir -p "$OUT" || exit 2
 OUT=$(cd "$OUT" && pwd)
@@ -146,13 +161,22 @@ fi
 
 t0=$(date +%s.%N)
 echo "$PROG: ${#RUN_BOOTS[@]} boots of $KERNEL; run folders in $OUT" >&2
-i=0
+i=0 hung=0
 for b in "${RUN_BOOTS[@]}"; do
 	i=$((i + 1))
 	rows=${ROWS_OF[$b]}
 	first=${rows%% *}
+	# two hung boots: the kernel hangs, and 30 more would take hours
+	if [ $hung -ge 2 ]; then
+		for n in $rows; do
+			RESULT[$n]="not ok"
+			DIAG[$n]="not booted: $hung boots before this one hung (watchdog, ${BOOT_TIMEOUT}s)"
+		done
+		printf '%s: boot %d/%d %-22s not booted\n' "$PROG" $i ${#RUN_BOOTS[@]} "$b" >&2
+		continue
+	fi
 	args=(-q --test --out "$OUT/$b" --kernel "$KERNEL" --initrd "$INITRD"
-	      --append "lockdep_conformance.boot=$b")
+	      --timeout "$BOOT_TIMEOUT" --append "lockdep_conformance.boot=$b")
 	snap=0
 	if [ -n "$FIXTURES" ]; then
 		for n in $rows; do
@@ -167,8 +191,9 @@ for b in "${RUN_BOOTS[@]}"; do
 	fi
 	[ "${REPORT_OF[$first]}" != - ] && args+=(--expect "${REPORT_OF[$first]}")
 	b0=$(date +%s.%N)
-	"$TOP/run-qemu.sh" "${args[@]}" conformance >"$OUT/$b.out" 2>"$OUT/$b.err"
+	"$RUN_QEMU" "${args[@]}" conformance >"$OUT/$b.out" 2>"$OUT/$b.err"
 	rc=$?
+	[ $rc = 124 ] && hung=$((hung + 1))
 	dt=$(awk -v a="$b0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 
 	# the guest's verdict per row, with its diagnostics

@@ -55,4 +55,30 @@ t "ktap-check: a plan of no results fails" 1 ./ktap-check.sh "$tmp/zero.ktap"
 c=$(./ktap-check.sh --count "$tmp/short.ktap")
 t "ktap-check --count: missing results count as failed" 0 test "$c" = "2 1 0"
 
+# conformance.sh with a run-qemu.sh whose every guest hangs: each boot
+# has a watchdog, and after two hung boots the rest are not booted
+mkdir -p "$tmp/conf"
+: >"$tmp/conf/bzImage"
+: >"$tmp/conf/initrd"
+printf '#!/bin/sh\necho "$*" >>"%s"\nexit 124\n' "$tmp/conf/calls" >"$tmp/conf/run-qemu"
+chmod +x "$tmp/conf/run-qemu"
+t "conformance: hung boots fail the suite" 1 env LOCKDEP_RUN_QEMU="$tmp/conf/run-qemu" \
+	./conformance.sh --kernel "$tmp/conf/bzImage" --initrd "$tmp/conf/initrd" --out "$tmp/conf/out"
+cp "$tmp/out" "$tmp/conf/ktap"
+t "conformance: no boot after two hung ones" 0 test "$(wc -l <"$tmp/conf/calls")" = 2
+t "conformance: every boot has a watchdog" 1 grep -v -- '--timeout 180 ' "$tmp/conf/calls"
+c=$(grep -c '^not ok' "$tmp/conf/ktap")
+p=$(sed -n 's/^1\.\.//p' "$tmp/conf/ktap")
+t "conformance: the rows of the boots not made fail" 0 test "$c" = "$p" -a "$p" -gt 2
+t "conformance: they say why" 0 grep -q '^# not booted: 2 boots before this one hung' "$tmp/conf/ktap"
+# the guest reads the image's table: one not in the image is shared
+t "conformance: a table the image lacks is shared with the guest" 0 grep -q -- '--share ' "$tmp/conf/calls"
+mkdir -p "$tmp/conf/img/tests"
+cp ../initramfs/tests/conformance.table "$tmp/conf/img/tests/"
+(cd "$tmp/conf/img" && echo tests/conformance.table | cpio -o -H newc --quiet) | gzip >"$tmp/conf/initrd2"
+: >"$tmp/conf/calls"
+LOCKDEP_RUN_QEMU="$tmp/conf/run-qemu" ./conformance.sh --kernel "$tmp/conf/bzImage" \
+	--initrd "$tmp/conf/initrd2" --out "$tmp/conf/out2" >/dev/null 2>&1
+t "conformance: the image's own table is not shared" 1 grep -q -- '--share ' "$tmp/conf/calls"
+
 selftest_end
