@@ -46,7 +46,8 @@ A command line is joined with spaces and run by the guest's sh (like ssh):
 exit status: the command's status (-- CMD), 0/1 (--test), 0 (shell);
   124 the watchdog killed a hung guest; 125 the guest crashed, panicked or
   ended without reporting a status; 2 usage error; 3 the kernel, the
-  initramfs or QEMU is missing, or the run folder cannot be written.
+  initramfs or QEMU is missing, the run folder cannot be written, or
+  the guest could not mount the shared folder (-- CMD, --test).
 USAGE
 }
 
@@ -143,14 +144,16 @@ QCMD=("$QEMU" -accel "$ACCEL" -m "$MEM" -smp "$CPUS"
 	-device virtio-rng-pci)
 if [ "$MODE" = shell ]; then
 	# Ctrl-C goes to the guest (signal=off); Ctrl-A x quits QEMU.
-	QCMD+=(-chardev "stdio,id=con,mux=on,signal=off,logfile=$OUT/console.log"
+	QCMD+=(-chardev "stdio,id=con,mux=on,signal=off,logfile=${OUT//,/,,}/console.log"
 	       -serial chardev:con -mon chardev=con,mode=readline)
 else
 	QCMD+=(-serial "file:$OUT/console.log")
 fi
 QCMD+=(-serial "file:$OUT/stdout" -serial "file:$OUT/stderr" -serial "file:$OUT/status")
 if [ -n "$SHARE" ]; then
-	QCMD+=(-virtfs "local,path=$SHARE,mount_tag=host,security_model=none,id=host")
+	# LOCKDEP_TEST_SHARE_TAG: for the tests, a tag the guest does not mount
+	# a ',' in an option's value is written ',,'
+	QCMD+=(-virtfs "local,path=${SHARE//,/,,},mount_tag=${LOCKDEP_TEST_SHARE_TAG:-host},security_model=none,id=host")
 fi
 
 printf '%q ' "${QCMD[@]}" >"$OUT/qemu.cmd"
@@ -185,6 +188,10 @@ if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	err "last console lines ($OUT/console.log):"
 	tail -n 15 "$OUT/console.txt" | sed 's/^/  /' >&2
 	exit 124
+fi
+if grep -qx 'lockdep-run-status share' "$OUT/status" 2>/dev/null; then
+	err "the guest could not mount the shared folder $SHARE at /host (9p); nothing was run"
+	exit 3
 fi
 if [ -z "$status" ]; then
 	panic=$(grep -m1 -n 'Kernel panic' "$OUT/console.txt")

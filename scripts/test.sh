@@ -143,12 +143,23 @@ guest_suites() {
 	fi
 	expect_rc "run-qemu.sh -- false exits 1" 1 $RQ --out "$T/cmd-false" -- false
 	expect_rc "run-qemu.sh -- 'exit 7' exits 7" 7 $RQ --out "$T/cmd-exit7" -- 'exit 7'
-	mkdir -p "$T/share"
-	rm -f "$T/share/from-guest"
-	expect_rc "run-qemu.sh --share: the guest writes to /host" 0 \
-		$RQ --out "$T/cmd-share" --share "$T/share" -- 'uname -r >/host/from-guest'
-	if [ -s "$T/share/from-guest" ]; then pass "a file written to /host appears on the host"
-	else fail "a file written to /host appears on the host" "$T/share/from-guest is missing"; fi
+	mkdir -p "$T/share,dir"
+	rm -f "$T/share,dir/from-guest"
+	expect_rc "run-qemu.sh --share (a folder with a comma): the guest writes to /host" 0 \
+		$RQ --out "$T/cmd-share" --share "$T/share,dir" -- 'uname -r >/host/from-guest'
+	if [ -s "$T/share,dir/from-guest" ]; then pass "a file written to /host appears on the host"
+	else fail "a file written to /host appears on the host" "$T/share,dir/from-guest is missing"; fi
+	# the guest cannot mount it (another tag): nothing runs, exit 3
+	rm -f "$T/share,dir/from-guest"
+	expect_rc "a shared folder the guest cannot mount: exit 3" 3 \
+		env LOCKDEP_TEST_SHARE_TAG=elsewhere \
+		$RQ --out "$T/cmd-share-fail" --share "$T/share,dir" -- 'echo ran; uname -r >/host/from-guest'
+	if [ ! -e "$T/share,dir/from-guest" ] && [ -f "$T/cmd-share-fail/stdout" ] &&
+	   ! grep -q ran "$T/cmd-share-fail/stdout"; then
+		pass "... and the command was not run"
+	else
+		fail "... and the command was not run" "it ran"
+	fi
 	expect_rc "the watchdog kills a hung guest (exit 124)" 124 \
 		$RQ --out "$T/cmd-hang" --no-share --timeout 25 -- 'sleep 1000'
 	expect_rc "a panicking guest is reported (exit 125)" 125 \
