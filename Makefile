@@ -30,7 +30,7 @@ help:
 	@echo 'make fuzz            long fuzzing runs of every parser'
 	@echo 'make check-series    apply patches one at a time, build each'
 	@echo 'make export-patches  rewrite patches/ from the commits in build/linux'
-	@echo 'make clean           remove tool builds and run folders (keeps build/linux)'
+	@echo 'make clean           remove tool builds and run folders (keeps the kernel trees)'
 	@echo 'make distclean       remove build/ entirely'
 
 $(BUILD):
@@ -76,8 +76,9 @@ export-patches:
 	@scripts/kernel.sh export
 
 clean:
-	rm -rf $(BUILD)/runs $(BUILD)/test $(BUILD)/tool $(BUILD)/lockdep-tool \
-		$(BUILD)/lockdep-tool-static $(BUILD)/initramfs.* $(BUILD)/logs
+	rm -rf $(BUILD)/runs $(BUILD)/test $(BUILD)/conformance $(BUILD)/tool \
+		$(BUILD)/lockdep-tool $(BUILD)/lockdep-tool-static \
+		$(BUILD)/initramfs.* $(BUILD)/logs
 
 distclean:
 	rm -rf $(BUILD)

@@ -22,6 +22,7 @@ readelf -l "$(readlink -f "$BUSYBOX")" 2>/dev/null | grep -q 'program interprete
 	die "$BUSYBOX is dynamically linked: install busybox-static"
 
 stage packing "guest image ${OUT#$LOCKDEP_TOP/}"
+trap 'rm -f "$LIST.$$" "$OUT.$$.tmp"' EXIT
 {
 	for d in /bin /sbin /usr /usr/bin /usr/sbin /usr/local /usr/local/bin \
 		 /dev /proc /sys /tmp /run /root /etc /lib /lib/modules /host \
@@ -57,7 +58,10 @@ stage packing "guest image ${OUT#$LOCKDEP_TOP/}"
 			fi
 		done
 	fi
-} >"$LIST"
-"$GEN" "$LIST" | gzip -6 -n >"$OUT.tmp"
-mv "$OUT.tmp" "$OUT"
+} >"$LIST.$$"
+# names of this run's own: two runs at once (make run, make test) each
+# put a whole image in place
+"$GEN" "$LIST.$$" | gzip -6 -n >"$OUT.$$.tmp"
+mv "$LIST.$$" "$LIST"
+mv "$OUT.$$.tmp" "$OUT"
 stage_done

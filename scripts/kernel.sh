@@ -141,9 +141,10 @@ configure() {
 		return 0
 	fi
 	stage configuring "tinyconfig + patches/lockdep.config"
-	quiet "$LOGDIR/config.log" $KMAKE tinyconfig
-	quiet "$LOGDIR/config.log" "$TREE/scripts/kconfig/merge_config.sh" -m -O "$TREE" "$TREE/.config" "$FRAGMENT"
-	quiet "$LOGDIR/config.log" $KMAKE olddefconfig
+	# one log each: the merge's says which requested values it could not set
+	quiet "$LOGDIR/config-tinyconfig.log" $KMAKE tinyconfig
+	quiet "$LOGDIR/config-merge.log" "$TREE/scripts/kconfig/merge_config.sh" -m -O "$TREE" "$TREE/.config" "$FRAGMENT"
+	quiet "$LOGDIR/config-olddefconfig.log" $KMAKE olddefconfig
 	local missing=
 	while IFS= read -r opt; do
 		grep -qx "$opt" "$TREE/.config" || missing="$missing ${opt}"
@@ -154,7 +155,7 @@ configure() {
 		for m in $missing; do
 			echo "  $m (got: $(grep -E "^(# )?${m%%=*}[= ]" "$TREE/.config" || echo 'not present'))" >&2
 		done
-		echo "  (an unmet dependency dropped them; see build/logs/config.log)" >&2
+		echo "  (an unmet dependency dropped them; see build/logs/config-merge.log and config-olddefconfig.log)" >&2
 		exit 1
 	fi
 	echo "$want" >"$stamp"
