@@ -141,7 +141,7 @@ configure() {
 		return 0
 	fi
 	stage configuring "tinyconfig + patches/lockdep.config"
-	# one log each: the merge's says which requested values it could not set
+	# one log each (in one log, each step overwrote the one before)
 	quiet "$LOGDIR/config-tinyconfig.log" $KMAKE tinyconfig
 	quiet "$LOGDIR/config-merge.log" "$TREE/scripts/kconfig/merge_config.sh" -m -O "$TREE" "$TREE/.config" "$FRAGMENT"
 	quiet "$LOGDIR/config-olddefconfig.log" $KMAKE olddefconfig
@@ -155,7 +155,8 @@ configure() {
 		for m in $missing; do
 			echo "  $m (got: $(grep -E "^(# )?${m%%=*}[= ]" "$TREE/.config" || echo 'not present'))" >&2
 		done
-		echo "  (an unmet dependency dropped them; see build/logs/config-merge.log and config-olddefconfig.log)" >&2
+		echo "  (an unmet dependency dropped them: the search (/) of 'make -C build/linux ARCH=x86_64 menuconfig'" >&2
+		echo "  shows what each depends on; the steps' logs are build/logs/config-*.log)" >&2
 		exit 1
 	fi
 	echo "$want" >"$stamp"
