@@ -1265,8 +1265,12 @@ static int body_line(struct pst *p, const char *raw, size_t rl,
 		}
 	}
 	if (!tl) {
+		/* after "</IRQ>" and another CPU's line: at the mark */
 		if (p->mode == M_BACKTRACE && p->in_calltrace && !nest_pause(p))
-			return close_report(p, lineno, false) ?: 0;
+			return close_report(p, p->part_end &&
+						       lineno > p->part_end + 1 ?
+					       p->part_end : lineno,
+					    false) ?: 0;
 		return 0;
 	}
 	if (is_separator(t, tl))
@@ -1866,6 +1870,8 @@ int ld_parse_reports(const char *origin, const char *data, size_t len,
 	 */
 	if (p.cur && p.foreign_after && p.in_calltrace)
 		ret = close_report(&p, p.own_last, false);
+	else if (p.cur && p.part_end && l.lineno > p.part_end)
+		ret = close_report(&p, p.part_end, false); /* as above */
 	else
 		ret = close_report(
 			&p, p.cur && p.foreign_after ? p.own_last : l.lineno,
