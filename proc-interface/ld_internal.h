@@ -496,6 +496,11 @@ void ld_section_free_data(struct ld_section *s);
 struct ld_model *ld_model_new(void);
 uint32_t ld_add_class(struct ld_model *m); /* LD_NONE on ENOMEM */
 /* Chain lock @at (past every other one) of a class not in the list */
+/*
+ * @t's chains, their locks (and read states) and chain index, moved into
+ * @m, which has none: what a second thread parsed into a model of its own
+ */
+void ld_take_chains(struct ld_model *m, struct ld_model *t);
 int ld_add_unlisted(struct ld_model *m, uint32_t at, const char *name,
 		    size_t len);
 int ld_add_dep(struct ld_model *m, const struct ld_dep *dep);

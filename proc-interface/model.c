@@ -153,6 +153,31 @@ struct ld_str ld_chain_lock_name(const struct ld_model *m, uint32_t at)
 		       none;
 }
 
+void ld_take_chains(struct ld_model *m, struct ld_model *t)
+{
+	free(m->chains);
+	free(m->chain_locks);
+	free(m->chain_reads);
+	free(m->cc_off);
+	free(m->cc);
+	m->chains = t->chains;
+	m->nr_chains = t->nr_chains;
+	m->alloc_chains = t->alloc_chains;
+	m->chain_locks = t->chain_locks;
+	m->chain_reads = t->chain_reads;
+	m->nr_chain_locks = t->nr_chain_locks;
+	m->alloc_chain_locks = t->alloc_chain_locks;
+	m->alloc_chain_reads = t->alloc_chain_reads;
+	m->cc_off = t->cc_off;
+	m->cc = t->cc;
+	t->chains = NULL;
+	t->chain_locks = NULL;
+	t->chain_reads = NULL;
+	t->cc_off = t->cc = NULL;
+	t->nr_chains = t->alloc_chains = 0;
+	t->nr_chain_locks = t->alloc_chain_locks = t->alloc_chain_reads = 0;
+}
+
 int ld_add_unlisted(struct ld_model *m, uint32_t at, const char *name,
 		    size_t len)
 {

@@ -1165,20 +1165,7 @@ static int chains_finish(struct chains_job *j, struct ld_model *m, int ret,
 	if (t == m) /* parsed in place */
 		goto done;
 	if (!ret && !j->ret) {
-		m->chains = t->chains;
-		m->nr_chains = t->nr_chains;
-		m->alloc_chains = t->alloc_chains;
-		m->chain_locks = t->chain_locks;
-		m->chain_reads = t->chain_reads;
-		m->nr_chain_locks = t->nr_chain_locks;
-		m->alloc_chain_locks = t->alloc_chain_locks;
-		m->alloc_chain_reads = t->alloc_chain_reads;
-		m->cc_off = t->cc_off;
-		m->cc = t->cc;
-		t->chains = NULL;
-		t->chain_locks = NULL;
-		t->chain_reads = NULL;
-		t->cc_off = t->cc = NULL;
+		ld_take_chains(m, t);
 		m->nr_unresolved += t->nr_unresolved;
 		m->partial |= t->partial;
 		m->have.chains = t->have.chains;

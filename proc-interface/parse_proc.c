@@ -992,15 +992,7 @@ static int chain_adopt(struct ld_model *m, struct ld_model *t,
 	uint32_t base = m->nr_chain_locks, i, v;
 
 	if (!m->nr_chains && !base) {
-		free(m->chains);
-		free(m->chain_locks);
-		m->chains = t->chains;
-		m->alloc_chains = t->alloc_chains;
-		m->nr_chains = t->nr_chains;
-		m->chain_locks = t->chain_locks;
-		m->alloc_chain_locks = t->alloc_chain_locks;
-		t->chains = NULL;
-		t->chain_locks = NULL;
+		ld_take_chains(m, t);
 	} else {
 		if (ld_grow((void **)&m->chains, &m->alloc_chains,
 			    m->nr_chains + t->nr_chains, sizeof(*m->chains)) ||
@@ -1013,8 +1005,8 @@ static int chain_adopt(struct ld_model *m, struct ld_model *t,
 		}
 		memcpy(m->chain_locks + base, t->chain_locks,
 		       t->nr_chain_locks * sizeof(uint32_t));
+		m->nr_chain_locks = base + t->nr_chain_locks;
 	}
-	m->nr_chain_locks = base + t->nr_chain_locks;
 	for (i = base; i < m->nr_chain_locks; i++) {
 		const struct ref_res *r = &res[m->chain_locks[i]];
 

@@ -753,6 +753,29 @@ static void test_export_edges(void)
 }
 
 /*
+ * Two loads of the same input, two ways (@wa, @wb): the same result, the
+ * same message or the same model; both models freed
+ */
+static void two_loads_agree(const char *what, const char *wa, int ra,
+			    struct ld_model *a, const struct ld_diag *da,
+			    const char *wb, int rb, struct ld_model *b,
+			    const struct ld_diag *db)
+{
+	const char *diff;
+
+	if (ra != rb || (ra && strcmp(da->msg, db->msg))) {
+		printf("# %s: %s: %d %s, %s: %d %s\n", what, wa, ra,
+		       ra ? da->msg : "", wb, rb, rb ? db->msg : "");
+		failed_here = 1;
+	} else if (!ra && (diff = model_cmp(a, b))) {
+		printf("# %s: the models differ in %s\n", what, diff);
+		failed_here = 1;
+	}
+	ld_model_free(a);
+	ld_model_free(b);
+}
+
+/*
  * The parsers' fast paths (ld_fast_paths) against their general paths:
  * the same result, message or model, for the captured fixtures and for
  * each odd line below, placed where a fast path looks at it (with more
@@ -763,23 +786,13 @@ static void fast_vs_general(const char *what, const struct ld_input *in,
 {
 	struct ld_model *a = NULL, *b = NULL;
 	struct ld_diag da, db;
-	const char *diff;
 	int ra, rb;
 
 	ra = ld_load_buffers(&a, in, n, &da);
 	ld_fast_paths = false;
 	rb = ld_load_buffers(&b, in, n, &db);
 	ld_fast_paths = true;
-	if (ra != rb || (ra && strcmp(da.msg, db.msg))) {
-		printf("# %s: fast: %d %s, general: %d %s\n", what, ra,
-		       ra ? da.msg : "", rb, rb ? db.msg : "");
-		failed_here = 1;
-	} else if (!ra && (diff = model_cmp(a, b))) {
-		printf("# %s: the models differ in %s\n", what, diff);
-		failed_here = 1;
-	}
-	ld_model_free(a);
-	ld_model_free(b);
+	two_loads_agree(what, "fast", ra, a, &da, "general", rb, b, &db);
 }
 
 static void fast_vs_general_dir(const char *sub)
@@ -1669,7 +1682,6 @@ static void split_vs_one(const char *what, const struct ld_input *in,
 	struct ld_model *a = NULL, *b = NULL;
 	struct ld_diag da, db;
 	size_t omin = ld_chain_split_min;
-	const char *diff;
 	int ra, rb;
 
 	ld_chain_split_min = 0;
@@ -1680,16 +1692,7 @@ static void split_vs_one(const char *what, const struct ld_input *in,
 	rb = path ? ld_load_path(&b, path, &db) :
 		    ld_load_buffers(&b, in, n, &db);
 	ld_parallel = true;
-	if (ra != rb || (ra && strcmp(da.msg, db.msg))) {
-		printf("# %s: split: %d %s, one thread: %d %s\n", what, ra,
-		       ra ? da.msg : "", rb, rb ? db.msg : "");
-		failed_here = 1;
-	} else if (!ra && (diff = model_cmp(a, b))) {
-		printf("# %s: the models differ in %s\n", what, diff);
-		failed_here = 1;
-	}
-	ld_model_free(a);
-	ld_model_free(b);
+	two_loads_agree(what, "split", ra, a, &da, "one thread", rb, b, &db);
 }
 
 static void test_chain_split(void)
