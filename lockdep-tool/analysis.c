@@ -101,6 +101,12 @@ void json_hops(struct jw *w, const struct ld_model *m, const uint32_t *deps,
 
 void text_unknowns(FILE *f, const struct ld_model *m, const char *indent)
 {
+	const struct ld_stat *dl = ld_stat_get(m, "debug_locks");
+
+	if (dl && !dl->value)
+		fprintf(f,
+			"%slockdep is off (debug_locks 0): it stopped recording at its first report or a capacity overflow; the dependency a report was about, and all that came after, are not in this graph (see 'report' on the kernel log)\n",
+			indent);
 	if (!m->have.dep_types)
 		fprintf(f,
 			"%snot known here: dependency types (stock /proc files): every path counts as strong, cycles through recursive read locks may be false alarms\n",
@@ -117,6 +123,13 @@ void text_unknowns(FILE *f, const struct ld_model *m, const char *indent)
 
 void json_unknowns(struct jw *w, const struct ld_model *m)
 {
+	const struct ld_stat *dl = ld_stat_get(m, "debug_locks");
+
+	jw_key(w, "debug_locks");
+	if (dl)
+		jw_int(w, dl->value);
+	else
+		jw_null(w);
 	jw_kbool(w, "types_known", m->have.dep_types);
 	jw_kbool(w, "stacks_known", m->have.traces);
 	jw_kbool(w, "all_distances", m->have.dep_all_distances);

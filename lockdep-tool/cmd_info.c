@@ -130,6 +130,11 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 		else
 			jw_null(&w);
 		jw_kbool(&w, "partial", m->partial);
+		jw_key(&w, "debug_locks");
+		if (ld_stat_get(m, "debug_locks"))
+			jw_int(&w, ld_stat_get(m, "debug_locks")->value);
+		else
+			jw_null(&w);
 		jw_key(&w, "files");
 		jw_arr_start(&w);
 		for (i = 0; i < m->nr_sections; i++) {
@@ -191,6 +196,9 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 		      f);
 	if (m->partial)
 		fputs("partial:   yes, an input was cut short\n", f);
+	if (ld_stat_get(m, "debug_locks") && !ld_stat_get(m, "debug_locks")->value)
+		fputs("lockdep:   OFF (debug_locks 0): it stopped recording at its first report or a capacity overflow\n",
+		      f);
 	fputs("files:\n", f);
 	for (i = 0; i < m->nr_sections; i++) {
 		fprintf(f, "  %-16s %10zu bytes  %s%s\n", m->sections[i].name,

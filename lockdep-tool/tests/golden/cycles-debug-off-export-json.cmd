@@ -1,0 +1,1 @@
+-s lockdep-tool/tests/data/export-stats-debug-off -j cycles
