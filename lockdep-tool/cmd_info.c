@@ -98,6 +98,7 @@ static void info_line(FILE *f, const char *label, const char *v)
 int cmd_info(struct ctx *ctx, struct cmd_args *a)
 {
 	const struct ld_model *m = ctx->m;
+	const struct ld_stat *dl = ld_stat_get(m, "debug_locks");
 	const char *where = m->nr_parts ? "union" :
 			    ctx->nr_snapshots ? ctx->snapshots[0] :
 						"live";
@@ -131,8 +132,8 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 			jw_null(&w);
 		jw_kbool(&w, "partial", m->partial);
 		jw_key(&w, "debug_locks");
-		if (ld_stat_get(m, "debug_locks"))
-			jw_int(&w, ld_stat_get(m, "debug_locks")->value);
+		if (dl)
+			jw_int(&w, dl->value);
 		else
 			jw_null(&w);
 		jw_key(&w, "files");
@@ -196,7 +197,7 @@ int cmd_info(struct ctx *ctx, struct cmd_args *a)
 		      f);
 	if (m->partial)
 		fputs("partial:   yes, an input was cut short\n", f);
-	if (ld_stat_get(m, "debug_locks") && !ld_stat_get(m, "debug_locks")->value)
+	if (dl && !dl->value)
 		fputs("lockdep:   OFF (debug_locks 0): it stopped recording at its first report or a capacity overflow\n",
 		      f);
 	fputs("files:\n", f);

@@ -4,11 +4,15 @@
  * commands, options, option values and class names, all generated from
  * the command table.  The only file that uses readline.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <readline/history.h>
 #include <readline/readline.h>
@@ -444,6 +448,49 @@ static void on_sigint(int sig)
 	raise(sig);
 }
 
+/*
+ * readline's own getc checks for a caught signal, then read()s: a SIGINT
+ * between the two leaves it blocked in read() with the signal pending
+ * until the next key (a Ctrl-C typed right after other keys hung the
+ * prompt).  This one waits with SIGINT blocked but for ppoll() itself,
+ * which a SIGINT then always interrupts, has readline handle a caught
+ * signal before each wait, and reads what ppoll() saw without blocking.
+ */
+static int getc_interruptible(FILE *stream)
+{
+	struct pollfd p = { .fd = fileno(stream), .events = POLLIN };
+	sigset_t block, old;
+	unsigned char c;
+	ssize_t n;
+	int r, fl;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	for (;;) {
+		sigprocmask(SIG_BLOCK, &block, &old);
+		if (rl_pending_signal()) {
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			rl_check_signals(); /* on_sigint(): no return */
+			continue;
+		}
+		r = ppoll(&p, 1, NULL, &old);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (r < 0 && errno != EINTR)
+			return EOF;
+		if (r <= 0)
+			continue;
+		/* without blocking: the Ctrl-C may have flushed the input */
+		fl = fcntl(p.fd, F_GETFL);
+		fcntl(p.fd, F_SETFL, fl | O_NONBLOCK);
+		n = read(p.fd, &c, 1);
+		fcntl(p.fd, F_SETFL, fl);
+		if (n == 1)
+			return c;
+		if (!n || (errno != EAGAIN && errno != EINTR))
+			return EOF;
+	}
+}
+
 static char *read_line(const char *prompt)
 {
 	struct sigaction sa = { .sa_handler = on_sigint };
@@ -451,8 +498,12 @@ static char *read_line(const char *prompt)
 
 	sigemptyset(&sa.sa_mask);
 	if (sigsetjmp(prompt_env, 1)) {
-		/* what a search or a key sequence left half done */
-		RL_UNSETSTATE(RL_STATE_ISEARCH | RL_STATE_NSEARCH |
+		/*
+		 * what a search or a key sequence left half done, and
+		 * readline's own handler, which this jump left
+		 */
+		RL_UNSETSTATE(RL_STATE_SIGHANDLER |
+			      RL_STATE_ISEARCH | RL_STATE_NSEARCH |
 			      RL_STATE_SEARCH | RL_STATE_NUMERICARG |
 			      RL_STATE_MULTIKEY | RL_STATE_METANEXT |
 			      RL_STATE_COMPLETING | RL_STATE_MACROINPUT);
@@ -490,6 +541,7 @@ int repl_run(struct ctx *ctx)
 	rl_completer_quote_characters = "\"'";
 	rl_char_is_quoted_p = char_is_quoted;
 	rl_basic_word_break_characters = " \t\n";
+	rl_getc_function = getc_interruptible;
 	using_history();
 	stifle_history(1000);
 	if (*hpath)
