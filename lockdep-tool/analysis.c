@@ -257,6 +257,19 @@ int read_log(struct ctx *ctx, const char *file, char **data, size_t *len)
 	return EXIT_OK;
 }
 
+/*
+ * The running kernel has lockdep's files: its log's reports are of the
+ * boot whose classes these are
+ */
+static bool live_lockdep(const struct ctx *ctx)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/proc/lockdep",
+		 ctx->root ? ctx->root : "");
+	return !access(path, R_OK);
+}
+
 int load_reports(struct ctx *ctx, const char *file, struct ld_reports **rs)
 {
 	struct ld_diag d = { "" };
@@ -274,7 +287,8 @@ int load_reports(struct ctx *ctx, const char *file, struct ld_reports **rs)
 		fprintf(stderr, "%s\n", d.msg[0] ? d.msg : strerror(-ret));
 		return EXIT_DATA;
 	}
-	if (ctx->m || ctx->nr_snapshots) {
+	/* a snapshot, the model already read, or the same boot's */
+	if (ctx->m || ctx->nr_snapshots || (!file && live_lockdep(ctx))) {
 		ret = ctx_model(ctx);
 		if (ret) {
 			ld_reports_free(*rs);

@@ -43,7 +43,7 @@ enum arg_kind {
 };
 
 enum {
-	CMD_NEEDS_MODEL = 1 << 0,
+	CMD_NEEDS_MODEL = 1 << 0, /* cmd_model() before it runs */
 	CMD_PLANNED = 1 << 1, /* in the table, not implemented yet */
 	CMD_REPL_ONLY = 1 << 2,
 	CMD_JSON_STACKS = 1 << 3, /* -j output carries stacks: LD_LOAD_TRACES */
@@ -107,6 +107,12 @@ void cmd_free_argv(char **argv, int argc);
 
 /* Helpers for commands */
 int ctx_model(struct ctx *ctx); /* load once; EXIT_* */
+/*
+ * What CMD_NEEDS_MODEL does before a command runs: ctx_model(), and a
+ * class list for a command on classes.  For a command that needs the
+ * model only for some of its options (dot: not for --report).
+ */
+int cmd_model(struct ctx *ctx);
 void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool env_flag(const char *name);

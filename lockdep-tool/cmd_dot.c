@@ -89,7 +89,7 @@ static void walk(const struct ld_model *m, uint32_t root, unsigned long depth,
 
 int cmd_dot(struct ctx *ctx, struct cmd_args *a)
 {
-	const struct ld_model *m = ctx->m;
+	const struct ld_model *m;
 	unsigned long depth = 1;
 	uint32_t root = LD_NONE, *level = NULL, *queue = NULL, i, k;
 	uint32_t nn = 0, ne = 0;
@@ -109,6 +109,10 @@ int cmd_dot(struct ctx *ctx, struct cmd_args *a)
 	if (a->set[O_REVERSE] && a->set[O_FORWARD])
 		return usage_error(
 			ctx, "--reverse and --forward exclude each other");
+	ret = cmd_model(ctx);
+	if (ret)
+		return ret;
+	m = ctx->m;
 	if (a->argc) {
 		ret = resolve_class(ctx, a->argv[0], &root);
 		if (ret)

@@ -138,6 +138,7 @@ static void json_report(struct jw *w, const struct ld_model *m,
 		jw_obj_start(w);
 		jw_kstrn(w, "from", rs->locks[h->from].name);
 		jw_kstrn(w, "to", rs->locks[h->to].name);
+		jw_kbool(w, "new", r->hops + k == r->new_hop);
 		jw_key(w, "stack");
 		json_stack(w, rs, h->stack);
 		jw_obj_end(w);
@@ -268,6 +269,8 @@ static void text_report(FILE *f, const struct ld_model *m,
 		out_str(f, rs->locks[h->from].name);
 		fputs(" -> ", f);
 		out_str(f, rs->locks[h->to].name);
+		if (r->hops + k == r->new_hop)
+			fputs("  [new: not added]", f);
 		fputc('\n', f);
 		if (!brief)
 			text_stack(f, rs, h->stack, "        ");

@@ -145,8 +145,8 @@ const struct cmd_entry cmd_table[] = {
 	  ARG_NONE, CMD_NEEDS_MODEL | CMD_READS(LD_LOAD_LOCKSTAT), lockstat_opts, cmd_lockstat },
 	{ "dot", NULL, 0, 1, "[CLASS] [--depth N] [--reverse|--forward] | --path A B | --cycle ID | --report N [--log FILE]",
 	  "Graphviz picture of the graph or of a class's neighbourhood",
-	  "Writes a DOT digraph of the whole graph, or of the classes within N dependencies of CLASS in both directions: nodes are classes (ids c<N>, names in labels), coloured by irq usage (red hardirq-safe, orange softirq-safe, each paler when only read-safe (used in that irq context by readers alone), blue irq-unsafe, grey used in process context only (on stock files without OPS: or unused), white unused, dashed border when unknown); edges are dependencies, solid for exclusive (EN), dashed for ER/SN, dotted for shared-recursive (SR) only, grey where the type is unknown.  The output is sorted: the same input gives the same bytes.  With --path A B, --cycle ID or --report N: only the classes and dependencies of that path (as 'path' finds it), cycle (as 'cycles' names it) or report (as 'report' numbers it; a class the model lacks is coloured by the usage characters the report printed).  With -j, the same picture as data: nodes are class objects (id, name, usage, fd, bd, as in 'classes') with kind (the colour's meaning), edges have from, to, type and distance (null, not empty, when the source has no dependencies) (with --report: from and to, the names the report printed), or, with --path and --cycle, the full dependency objects of 'deps' (stacks included).",
-	  ARG_CLASS, CMD_NEEDS_MODEL | CMD_READS(LD_LOAD_GRAPH) | CMD_JSON_STACKS, dot_opts, cmd_dot },
+	  "Writes a DOT digraph of the whole graph, or of the classes within N dependencies of CLASS in both directions: nodes are classes (ids c<N>, names in labels), coloured by irq usage (red hardirq-safe, orange softirq-safe, each paler when only read-safe (used in that irq context by readers alone), blue irq-unsafe, grey used in process context only (on stock files without OPS: or unused), white unused, dashed border when unknown); edges are dependencies, solid for exclusive (EN), dashed for ER/SN, dotted for shared-recursive (SR) only, grey where the type is unknown.  The output is sorted: the same input gives the same bytes.  With --path A B, --cycle ID or --report N: only the classes and dependencies of that path (as 'path' finds it), cycle (as 'cycles' names it) or report (as 'report' numbers it; a class the model lacks is coloured by the usage characters the report printed; an edge has its type where the model has that dependency, and the dependency lockdep was adding when it reported is red, thick and labelled new; the model is the one 'report' links: none for a --log FILE without -s).  With -j, the same picture as data: nodes are class objects (id, name, usage, fd, bd, as in 'classes') with kind (the colour's meaning), edges have from, to, type and distance (null, not empty, when the source has no dependencies) (with --report: from and to, the names the report printed, type where the model has that dependency, and new), or, with --path and --cycle, the full dependency objects of 'deps' (stacks included).",
+	  ARG_CLASS, CMD_READS(LD_LOAD_GRAPH) | CMD_JSON_STACKS, dot_opts, cmd_dot },
 	{ "save", NULL, 1, 1, "FILE", "write a snapshot file",
 	  "Writes every file that was read, verbatim, with the kernel release, capture time and source paths, to FILE (\"-\" for standard output).  Saving a loaded snapshot reproduces it byte for byte.  A union (-s given several times) is saved as the snapshots it was made of (snapshot format 2); loading that file merges them again, the same way.  A regular FILE is written under a temporary name beside it and renamed into place when complete, so a failed save leaves it as it was; FILE may not be one of the files being saved.",
 	  ARG_FILE, CMD_NEEDS_MODEL, NULL, cmd_save },
@@ -179,7 +179,7 @@ const struct cmd_entry cmd_table[] = {
 	  ARG_FILE, 0, diff_opts, cmd_diff },
 	{ "report", NULL, 0, 1, "[FILE] [--brief]",
 	  "lockdep reports in a kernel log, as records",
-	  "Parses every lockdep report in FILE (default: the kernel log; - for standard input, on the command line only, since the shell and batch mode read their commands there): circular dependency, recursive locking, inconsistent lock state, safe -> unsafe order, irq lock inversion, invalid wait context, bad unlock balance, held lock freed, lock held at exit to user space, locks still held, nested lock not taken, bad contention, chain_key collision, suspicious RCU usage and the BUG: MAX_... too low! capacity reports.  Timestamps (dmesg's, -T, -d and --time-format=iso), log levels, dmesg -x prefixes, /dev/kmsg records, caller ids, journal prefixes, > quoting, lines of other CPUs between a report's lines, [inline] and file:line frames are understood.  A recursive report of a class with a lock comparison function (lock_set_cmp_fn()) gives what it returned (cmp_fn_result in -j).  A circular report lists the cycle in forward order with the stack of each hop and gets the canonical id of 'cycles'; when blocks of its dependency chain are missing (a log cut short), it has no cycle and no id rather than a made-up one; a safe -> unsafe or irq inversion report whose dependency sections were cut has the part of the path that was printed, marked (path_cut in -j).  Another splat inside a report (another CPU's ------------[ cut here ] or WARNING: CPU: ...), also inside its stack dump before </TASK>, is skipped up to its ---[ end trace ]---; without that end, the report is cut short where it began.  With -s each class is linked to the model, also when the class's print function (lock_set_cmp_fn()) printed an instance after its name (\"&b->lock l=0 1:2\" is &b->lock; -j gives what follows the name as instance, null otherwise).  Exit 1 when a report is found.",
+	  "Parses every lockdep report in FILE (default: the kernel log; - for standard input, on the command line only, since the shell and batch mode read their commands there): circular dependency, recursive locking, inconsistent lock state, safe -> unsafe order, irq lock inversion, invalid wait context, bad unlock balance, held lock freed, lock held at exit to user space, locks still held, nested lock not taken, bad contention, chain_key collision, suspicious RCU usage and the BUG: MAX_... too low! capacity reports.  Timestamps (dmesg's, -T, -d and --time-format=iso), log levels, dmesg -x prefixes, /dev/kmsg records, caller ids, journal prefixes, > quoting, lines of other CPUs between a report's lines, [inline] and file:line frames are understood.  A recursive report of a class with a lock comparison function (lock_set_cmp_fn()) gives what it returned (cmp_fn_result in -j).  A circular report lists the cycle in forward order with the stack of each hop and gets the canonical id of 'cycles'; the hop of the dependency lockdep was adding when it reported (held -> acquired: a circular report's hop into block #0, where a safe -> unsafe report's two sections join), which it then did not add, is marked [new: not added] (new in -j); when blocks of its dependency chain are missing (a log cut short), it has no cycle and no id rather than a made-up one; a safe -> unsafe or irq inversion report whose dependency sections were cut has the part of the path that was printed, marked (path_cut in -j).  Another splat inside a report (another CPU's ------------[ cut here ] or WARNING: CPU: ...), also inside its stack dump before </TASK>, is skipped up to its ---[ end trace ]---; without that end, the report is cut short where it began.  With -s, or when it reads the running kernel's log and that kernel has lockdep's files (the same boot), each class is linked to the model, also when the class's print function (lock_set_cmp_fn()) printed an instance after its name (\"&b->lock l=0 1:2\" is &b->lock; -j gives what follows the name as instance, null otherwise).  Exit 1 when a report is found.",
 	  ARG_FILE, CMD_READS(LD_LOAD_GRAPH), report_opts, cmd_report },
 	{ "merge", NULL, 0, MAX_SNAPSHOTS, "[PATH...] [--all]",
 	  "the union of several snapshots, and how it matched classes",
@@ -374,17 +374,25 @@ int cmd_run(struct ctx *ctx, int argc, char **argv)
 	}
 	ret = EXIT_OK;
 	if (cmd->flags & CMD_NEEDS_MODEL)
-		ret = ctx_model(ctx);
-	if (ret == EXIT_OK && (cmd->flags & CMD_NEEDS_MODEL) &&
+		ret = cmd_model(ctx);
+	if (ret == EXIT_OK)
+		ret = cmd->exec(ctx, &a);
+	free(a.argv);
+	return ret;
+}
+
+int cmd_model(struct ctx *ctx)
+{
+	const struct cmd_entry *cmd = ctx->cmd;
+	int ret = ctx_model(ctx);
+
+	if (ret == EXIT_OK &&
 	    (cmd->arg_kind == ARG_CLASS || cmd->arg_kind == ARG_REGEX) &&
 	    !ctx->m->have.classes) {
 		err_msg("%s: no class list in this source (only counters or lock_stat were read)",
 			cmd->name);
 		ret = EXIT_DATA;
 	}
-	if (ret == EXIT_OK)
-		ret = cmd->exec(ctx, &a);
-	free(a.argv);
 	return ret;
 }
 

@@ -34,11 +34,14 @@ static int dep_cmp(const void *x, const void *y, void *arg)
 	       (*(const uint32_t *)x < *(const uint32_t *)y);
 }
 
-static void header(FILE *f, const char *what, uint32_t nn, uint32_t ne)
+static void header(FILE *f, const char *what, uint32_t nn, uint32_t ne,
+		   const char *legend)
 {
 	fprintf(f, "// lockdep-tool dot %s: %u classes, %u dependencies\n",
 		what, nn, ne);
 	dot_legend(f);
+	if (legend)
+		fputs(legend, f);
 	fputs("digraph lockdep {\n"
 	      "\tgraph [rankdir=LR];\n"
 	      "\tnode [shape=box, style=filled, fontname=\"monospace\", fontsize=10];\n"
@@ -83,7 +86,7 @@ static void write_model(struct ctx *ctx, const char *what, struct sub *s)
 		jw_doc_end(&w);
 		return;
 	}
-	header(f, what, nn, s->nr);
+	header(f, what, nn, s->nr, NULL);
 	if (s->note)
 		fprintf(f, "// %s\n", s->note);
 	for (i = 0; i < m->nr_classes; i++) {
@@ -207,7 +210,22 @@ static int focus_cycle(struct ctx *ctx, const char *want, struct sub *s)
 
 struct rep_edge {
 	uint32_t a, b; /* report locks, then nodes */
+	uint32_t dep; /* the model's dependency a -> b, or LD_NONE */
+	bool isnew; /* the report's new dependency (ld_report.new_hop) */
 };
+
+/* The dependency @from -> @to of @m, or LD_NONE */
+static uint32_t model_dep(const struct ld_model *m, uint32_t from, uint32_t to)
+{
+	uint32_t k;
+
+	if (!m || from == LD_NONE || to == LD_NONE || !m->out_off)
+		return LD_NONE;
+	for (k = m->out_off[from]; k < m->out_off[from + 1]; k++)
+		if (m->deps[m->out[k]].to == to)
+			return m->out[k];
+	return LD_NONE;
+}
 
 static int rlock_cmp(const void *x, const void *y, void *arg)
 {
@@ -266,7 +284,7 @@ static uint32_t node_of(const struct ld_reports *rs, const uint32_t *node,
 /* A report's picture: its locks and hops, not the model's edges. */
 static int focus_report(struct ctx *ctx, const char *num, const char *log)
 {
-	const struct ld_model *m = ctx->m;
+	const struct ld_model *m;
 	struct ld_reports *rs = NULL;
 	const struct ld_report *r;
 	uint32_t *node = NULL, *byname = NULL, nn = 0, nb = 0, i, k, n;
@@ -288,6 +306,7 @@ static int focus_report(struct ctx *ctx, const char *num, const char *log)
 	ret = load_reports(ctx, log, &rs);
 	if (ret)
 		return ret;
+	m = ctx->m; /* NULL: the report alone (load_reports) */
 	if (n > rs->nr) {
 		err_prefix(ctx);
 		fprintf(stderr, "no report %u: the log has %u\n", n, rs->nr);
@@ -305,6 +324,7 @@ static int focus_report(struct ctx *ctx, const char *num, const char *log)
 	for (i = 0; i < r->nr_hops; i++) {
 		edge[ne].a = rs->hops[r->hops + i].from;
 		edge[ne].b = rs->hops[r->hops + i].to;
+		edge[ne].isnew = r->hops + i == r->new_hop;
 		ne++;
 	}
 	if (!ne) {
@@ -314,9 +334,13 @@ static int focus_report(struct ctx *ctx, const char *num, const char *log)
 		if (hold != LD_NONE && acq != LD_NONE) {
 			edge[ne].a = hold;
 			edge[ne].b = acq;
+			edge[ne].isnew = false;
 			ne++;
 		}
 	}
+	for (i = 0; i < ne; i++)
+		edge[i].dep = model_dep(m, rs->locks[edge[i].a].cls,
+					rs->locks[edge[i].b].cls);
 	/*
 	 * One node per name, in report order (the first lock's record): the
 	 * locks other than the held list, and any lock an edge names; by name
@@ -376,9 +400,20 @@ static int focus_report(struct ctx *ctx, const char *num, const char *log)
 		jw_key(&w, "edges");
 		jw_arr_start(&w);
 		for (i = 0; i < ne; i++) {
+			const struct ld_dep *d =
+				edge[i].dep != LD_NONE ? &m->deps[edge[i].dep] :
+							 NULL;
+			char tb[16];
+
 			jw_obj_start(&w);
 			jw_kstrn(&w, "from", rs->locks[node[edge[i].a]].name);
 			jw_kstrn(&w, "to", rs->locks[node[edge[i].b]].name);
+			jw_key(&w, "type");
+			if (d && d->type_known)
+				jw_str(&w, ld_dep_type_str(d->type, true, tb));
+			else
+				jw_null(&w);
+			jw_kbool(&w, "new", edge[i].isnew);
 			jw_obj_end(&w);
 		}
 		jw_arr_end(&w);
@@ -391,7 +426,11 @@ static int focus_report(struct ctx *ctx, const char *num, const char *log)
 
 		snprintf(what, sizeof(what), "--report %u (%s)", n,
 			 ld_report_kind_name(r->kind));
-		header(f, what, nn, ne);
+		header(f, what, nn, ne,
+		       r->new_hop == LD_NONE ?
+			       NULL :
+			       "// red, thick, \"new\": the dependency lockdep was adding when it\n"
+			       "//       reported, and did not add\n");
 	}
 	for (k = 0; k < nn; k++) {
 		const struct ld_rlock *l = &rs->locks[node[k]];
@@ -413,6 +452,8 @@ static int focus_report(struct ctx *ctx, const char *num, const char *log)
 		const struct ld_rlock *a = &rs->locks[node[edge[i].a]];
 		const struct ld_rlock *b = &rs->locks[node[edge[i].b]];
 		struct ld_dep tmp = { 0 };
+		const struct ld_dep *d =
+			edge[i].dep != LD_NONE ? &m->deps[edge[i].dep] : &tmp;
 
 		if (m && a->cls != LD_NONE)
 			fprintf(f, "\tc%u -> ", a->cls);
@@ -422,7 +463,13 @@ static int focus_report(struct ctx *ctx, const char *num, const char *log)
 			fprintf(f, "c%u", b->cls);
 		else
 			fprintf(f, "r%u", edge[i].b);
-		fprintf(f, " [%s];\n", edge_attrs(&tmp));
+		if (edge[i].isnew)
+			/* its colour, and its type's line where one is known */
+			fprintf(f, " [%s%scolor=\"#d00000\", penwidth=2, label=\"new\"];\n",
+				d->type_known ? edge_attrs(d) : "",
+				d->type_known ? ", " : "");
+		else
+			fprintf(f, " [%s];\n", edge_attrs(d));
 	}
 	fputs("}\n", f);
 	ret = EXIT_OK;
@@ -439,7 +486,7 @@ out:
 int dot_focus(struct ctx *ctx, struct cmd_args *a, const char *path_from,
 	      const char *cycle, const char *report, const char *log)
 {
-	const struct ld_model *m = ctx->m;
+	const struct ld_model *m;
 	struct sub s = { 0 };
 	int ret;
 
@@ -459,6 +506,11 @@ int dot_focus(struct ctx *ctx, struct cmd_args *a, const char *path_from,
 			"--path A wants B as its CLASS argument: dot --path A B");
 	if (cycle && a->argc)
 		return usage_error(ctx, "--cycle takes no CLASS");
+	/* --report: the model only as 'report' links one (load_reports) */
+	ret = cmd_model(ctx);
+	if (ret)
+		return ret;
+	m = ctx->m;
 	ret = need_deps(ctx);
 	if (ret)
 		return ret;

@@ -841,9 +841,11 @@ static int finish_circular(struct pst *p, struct ld_report *r)
 		if (ret)
 			return ret;
 	}
+	/* block #0's stack: the new dependency */
 	ret = push_hop(rs, r, p->ch[n - 1].lock, p->ch[0].lock, p->ch[0].stack);
 	if (ret)
 		return ret;
+	r->new_hop = r->hops + r->nr_hops - 1;
 	if (n > 64) {
 		nm = malloc(n * sizeof(*nm));
 		if (!nm)
@@ -964,16 +966,25 @@ static int finish_path(struct pst *p, struct ld_report *r)
 	 * to be acquired: a log cut inside either would join two locks
 	 * that have no dependency
 	 */
-	if (!ret && section_whole(p, 1, h) && section_whole(p, 2, a))
+	if (!ret && section_whole(p, 1, h) && section_whole(p, 2, a)) {
+		uint32_t before = r->nr_hops;
+
 		ret = chain_blocks(p, r, 2, true, false, &prev, &nodes);
-	else if (nodes)
+		/* its first hop joins them: held -> acquired */
+		if (!ret && r->nr_hops > before && nodes)
+			r->new_hop = r->hops + before;
+	} else if (nodes) {
 		r->path_cut = true;
+	}
 	if (ret || nodes)
 		return ret;
 	/* no sections printed: held -> acquired */
-	if (h != LD_NONE && a != LD_NONE)
-		return push_hop(rs, r, h, a, LD_NONE);
-	return 0;
+	if (h != LD_NONE && a != LD_NONE) {
+		ret = push_hop(rs, r, h, a, LD_NONE);
+		if (!ret)
+			r->new_hop = r->hops + r->nr_hops - 1;
+	}
+	return ret;
 }
 
 static int close_report(struct pst *p, unsigned long line, bool truncated)
@@ -1028,7 +1039,7 @@ static int open_report(struct pst *p, int kind, const char *t, size_t tl,
 	r->held_count = -1;
 	r->usage_from = r->usage_to = -1;
 	r->backtrace = r->usage_stack = r->safe_stack = r->unsafe_stack =
-		LD_NONE;
+		r->new_hop = LD_NONE;
 	r->title = sdup(rs, t, tl);
 	if (irqclass.len)
 		r->irqclass = sdup(rs, irqclass.s, irqclass.len);

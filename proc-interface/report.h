@@ -120,6 +120,13 @@ struct ld_report {
 	uint32_t locks, nr_locks; /* locks[] of this report */
 	uint32_t cycle, nr_cycle; /* lock indexes (idx[]), forward */
 	uint32_t hops, nr_hops; /* hops[]: the cycle, or the path */
+	/*
+	 * The hop (index into hops[]) of the dependency lockdep was adding
+	 * when it reported, held -> acquired, which it then did not add
+	 * (circular: the hop into block #0; safe -> unsafe: where the two
+	 * sections join); LD_NONE for other kinds or when not printed
+	 */
+	uint32_t new_hop;
 	bool path_cut; /* a part of the path: a section was cut short */
 	int64_t held_count; /* "N locks held by"; -1 not printed */
 	int64_t cmp; /* recursive: what the class's lock_set_cmp_fn() said */

@@ -156,6 +156,15 @@ step() {
 		sleep 1
 		kill $pid
 		grep -q lockdep-conformance $T/syslog || { echo "UNIX datagram socket failed"; return 1; } ;;
+	tool-report-new)
+		# the report's locks linked to the same boot's live classes
+		lockdep-tool report --brief >$T/tool-report 2>&1
+		grep -qxF "    $1 -> $2  [new: not added]" $T/tool-report ||
+			{ echo "lockdep-tool report: $1 -> $2 not marked new: $(head -c 300 $T/tool-report | tr '\n' '|')"; return 1; }
+		for c in "$1" "$2"; do
+			grep -E '^  (acquire|hold): ' $T/tool-report | grep -F "$c " | grep -q '\[class @[0-9]*\]' ||
+				{ echo "lockdep-tool report: $c not linked to a live class"; return 1; }
+		done ;;
 	snapshot)	# for the tool's fixtures, when the host shares a folder
 		grep -q " /host 9p " /proc/mounts || return 0
 		d=/host/snapshots/$name

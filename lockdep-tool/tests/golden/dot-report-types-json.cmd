@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/reports/snapshots/half-ab/export/lockdep -j dot --report 6 --log proc-interface/fixtures/reports-handmade/several-with-noise.log
