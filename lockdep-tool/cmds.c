@@ -240,6 +240,19 @@ int cmd_quit(struct ctx *ctx, struct cmd_args *a)
 	return EXIT_OK;
 }
 
+/* "a, b, c": an option's allowed values, for the error that refuses one */
+static const char *join_values(char *buf, size_t size,
+			       const char *const *v)
+{
+	size_t n = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; v[k] && n < size; k++)
+		n += snprintf(buf + n, size - n, "%s%s", k ? ", " : "", v[k]);
+	return buf;
+}
+
 static const struct cmd_opt *find_opt(const struct cmd_entry *cmd,
 				      const char *name, size_t len,
 				      char short_name, int *idx)
@@ -356,12 +369,16 @@ int cmd_run(struct ctx *ctx, int argc, char **argv)
 				if (!strcmp(o->values[k], a.val[idx]))
 					break;
 			if (!o->values[k]) {
+				char list[512];
+
 				free(a.argv);
 				return usage_error(
-					ctx, "bad value '%s' for --%s",
+					ctx, "bad value '%s' for --%s (one of: %s)",
 					ld_quote(a.val[idx], strlen(a.val[idx]),
 						 q, sizeof(q)),
-					o->name);
+					o->name,
+					join_values(list, sizeof(list),
+						    o->values));
 			}
 		}
 		a.set[idx] = true;

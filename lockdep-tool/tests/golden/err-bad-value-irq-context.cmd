@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/prove chains --irq-context nmi
