@@ -63,6 +63,7 @@ int cmd_lockstat(struct ctx *ctx, struct cmd_args *a)
 	const struct ld_model *m = ctx->m;
 	unsigned long top = ULONG_MAX;
 	uint32_t *idx, i, n;
+	bool contended = false;
 	const char *sort;
 	int ret;
 
@@ -94,6 +95,10 @@ int cmd_lockstat(struct ctx *ctx, struct cmd_args *a)
 	sort_m = m;
 	qsort(idx, m->nr_lockstat, sizeof(*idx), cmp_ls);
 	n = m->nr_lockstat < top ? m->nr_lockstat : top;
+	/* over every row, not only those shown: none at all is news */
+	for (i = 0; i < m->nr_lockstat; i++)
+		if (total(&m->lockstat[i], LD_LS_CONTENTIONS))
+			contended = true;
 	if (ctx->json) {
 		struct jw w;
 
@@ -101,6 +106,8 @@ int cmd_lockstat(struct ctx *ctx, struct cmd_args *a)
 		jw_doc_start(&w, "lockstat");
 		jw_kstr(&w, "sort", sort);
 		jw_kbool(&w, "lock_debugging_disabled", m->lockstat_disabled);
+		jw_kbool(&w, "contention_recorded", contended);
+		jw_kint(&w, "entries_total", m->nr_lockstat);
 		jw_key(&w, "entries");
 		jw_arr_start(&w);
 		for (i = 0; i < n; i++)
@@ -124,6 +131,12 @@ int cmd_lockstat(struct ctx *ctx, struct cmd_args *a)
 			if (ls->has_r)
 				text_row(ctx->out, m, ls, ls->r, " (read)");
 		}
+		if (n < m->nr_lockstat)
+			fprintf(ctx->out,
+				"(top %u of %u classes by %s: a class's write and read rows count as one)\n",
+				n, m->nr_lockstat, sort);
+		if (!contended)
+			fputs("no contention recorded\n", ctx->out);
 	}
 	free(idx);
 	return EXIT_OK;

@@ -57,7 +57,8 @@ static const struct cmd_opt chains_opts[] = {
 	{ NULL }
 };
 static const struct cmd_opt lockstat_opts[] = {
-	{ "top", 't', "N", NULL, "only the first N classes (0: all)" },
+	{ "top", 't', "N", NULL,
+	  "only the first N classes (0: all); a class's write and read rows count as one" },
 	{ "sort", 0, "KEY", sort_ls_values,
 	  "contentions (default), wait, hold or acquisitions" },
 	{ NULL }
@@ -141,7 +142,7 @@ const struct cmd_entry cmd_table[] = {
 	  ARG_NONE, CMD_NEEDS_MODEL | CMD_READS(LD_LOAD_STATS), NULL, cmd_stats },
 	{ "lockstat", NULL, 0, 0, "[--top N] [--sort KEY]",
 	  "lock contention statistics (CONFIG_LOCK_STAT)",
-	  "Prints /proc/lock_stat joined to the classes: full class names instead of the kernel's 37-character cut, times in microseconds.  Rows whose cut name fits several classes are marked so (\"cut name, several classes match\") and joined to none.  With -j each entry says how it was joined: match exact, ambiguous, none (no class prints that name) or unknown (no class list in the source, e.g. lock_stat alone).",
+	  "Prints /proc/lock_stat joined to the classes: full class names instead of the kernel's 37-character cut, times in microseconds.  Rows whose cut name fits several classes are marked so (\"cut name, several classes match\") and joined to none.  With -j each entry says how it was joined: match exact, ambiguous, none (no class prints that name) or unknown (no class list in the source, e.g. lock_stat alone).  A class taken by writers and by readers (an rwsem, an rwlock) has a write row and a read row, ranked together by their sum: --top N keeps N classes, not N rows, so it can print more than N rows, and a line under the table says how many classes it kept of how many (JSON: one entry per class, with write and read, and entries_total).  When no class had a single contention, a line says so: no contention recorded (JSON: contention_recorded).",
 	  ARG_NONE, CMD_NEEDS_MODEL | CMD_READS(LD_LOAD_LOCKSTAT), lockstat_opts, cmd_lockstat },
 	{ "dot", NULL, 0, 1, "[CLASS] [--depth N] [--reverse|--forward] | --path A B | --cycle ID | --report N [--log FILE]",
 	  "Graphviz picture of the graph or of a class's neighbourhood",

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/stock-6.12.118-workload -j lockstat --sort hold --top 1
