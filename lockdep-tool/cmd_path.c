@@ -30,6 +30,37 @@ static void print_path(struct ctx *ctx, const uint32_t *deps, uint32_t n,
 		text_hop(ctx->out, m, deps[i], "  ", stacks);
 }
 
+/* JSON stopped_by, by ld_paths.stop */
+static const char *const stop_word[] = {
+	[LD_PATHS_DONE] = "none",
+	[LD_PATHS_MAX] = "max",
+	[LD_PATHS_LENGTH] = "length",
+	[LD_PATHS_WORK] = "work",
+};
+
+/* Why the list of --all is not every path, and what it does hold */
+static void print_stop(FILE *f, const struct ld_paths *ps, unsigned long max,
+		       unsigned long len)
+{
+	switch (ps->stop) {
+	case LD_PATHS_MAX:
+		fprintf(f,
+			"(stopped at --max %lu: there are more paths, of %u hops or more)\n",
+			max, ps->complete_len + 1);
+		break;
+	case LD_PATHS_LENGTH:
+		fprintf(f,
+			"(stopped at --length %lu: there may be longer paths)\n",
+			len);
+		break;
+	default:
+		fprintf(f,
+			"(stopped by the search's work bound after %u path%s: every path of up to %u hop%s is listed, there may be longer ones)\n",
+			ps->nr, ps->nr == 1 ? "" : "s", ps->complete_len,
+			ps->complete_len == 1 ? "" : "s");
+	}
+}
+
 int cmd_path(struct ctx *ctx, struct cmd_args *a)
 {
 	const struct ld_model *m = ctx->m;
@@ -82,6 +113,16 @@ int cmd_path(struct ctx *ctx, struct cmd_args *a)
 		jw_kbool(&w, "found", found > 0 && !weak);
 		jw_kbool(&w, "weak_only", weak);
 		jw_kbool(&w, "truncated", ps.truncated);
+		jw_key(&w, "stopped_by");
+		if (ps.truncated)
+			jw_str(&w, stop_word[ps.stop]);
+		else
+			jw_null(&w);
+		jw_key(&w, "complete_up_to_length");
+		if (ps.truncated)
+			jw_uint(&w, ps.complete_len);
+		else
+			jw_null(&w);
 		jw_key(&w, "paths");
 		jw_arr_start(&w);
 		if (a->set[O_ALL]) {
@@ -117,14 +158,17 @@ int cmd_path(struct ctx *ctx, struct cmd_args *a)
 			out_str(ctx->out, m->classes[from].name);
 			fputs(" to ", ctx->out);
 			out_str(ctx->out, m->classes[to].name);
+			/* a search cut short has looked at the short ones */
+			if (ps.truncated)
+				fprintf(ctx->out, " of up to %u hop%s",
+					ps.complete_len,
+					ps.complete_len == 1 ? "" : "s");
 			fputs(m->have.dep_types ? " (strong paths only)\n" :
 						  "\n",
 			      ctx->out);
 		}
 		if (ps.truncated)
-			fprintf(ctx->out,
-				"(stopped at %lu paths or the length or work bound: --max, --length)\n",
-				max);
+			print_stop(ctx->out, &ps, max, len);
 		text_unknowns(ctx->out, m, "");
 	} else if (found > 0) {
 		print_path(ctx, p.deps, p.nr, true, weak, p.walk);

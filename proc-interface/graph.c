@@ -245,6 +245,11 @@ static int enum_paths(const struct ld_model *m, uint32_t from, uint32_t to,
 		goto out;
 	if (!bounded)
 		max_len = longest;
+	else if (dist[from] > max_len) { /* even the shortest is longer */
+		out->truncated = true;
+		out->stop = LD_PATHS_LENGTH;
+		out->complete_len = max_len;
+	}
 	/* a cycle through @from: at least one hop */
 	for (len = dist[from] ? dist[from] : 1; len <= max_len; len++) {
 		bool cut = false;
@@ -265,6 +270,8 @@ static int enum_paths(const struct ld_model *m, uint32_t from, uint32_t to,
 			}
 			if (!*budget) {
 				out->truncated = true;
+				out->stop = LD_PATHS_WORK;
+				out->complete_len = len - 1;
 				goto unwind;
 			}
 			--*budget;
@@ -292,6 +299,8 @@ static int enum_paths(const struct ld_model *m, uint32_t from, uint32_t to,
 					goto unwind;
 				if (max && out->nr >= max) {
 					out->truncated = true;
+					out->stop = LD_PATHS_MAX;
+					out->complete_len = len - 1;
 					goto unwind;
 				}
 				continue;
@@ -305,8 +314,11 @@ static int enum_paths(const struct ld_model *m, uint32_t from, uint32_t to,
 		if (!cut)
 			break;
 		/* no simple path is longer than @longest hops */
-		if (len == max_len && bounded)
+		if (len == max_len && bounded) {
 			out->truncated = true;
+			out->stop = LD_PATHS_LENGTH;
+			out->complete_len = len;
+		}
 	}
 	goto out;
 unwind:
@@ -338,8 +350,9 @@ int ld_enum_paths(const struct ld_model *m, uint32_t from, uint32_t to,
 			 max && max < UINT32_MAX ? max + 1 : max, max_len,
 			 &budget, out);
 	if (!ret && max && out->nr > max) {
-		out->nr = max;
+		out->nr = max; /* the one more was the longest */
 		out->truncated = true;
+		out->stop = LD_PATHS_MAX;
 	}
 	return ret;
 }

@@ -88,11 +88,22 @@ struct ld_path {
 int ld_shortest_path(const struct ld_model *m, uint32_t from, uint32_t to,
 		     bool strong, struct ld_path *p);
 
+/* Why a path search stopped before it had every path (ld_paths.stop) */
+enum ld_paths_stop {
+	LD_PATHS_DONE, /* it did not: the list is every path */
+	LD_PATHS_MAX, /* @max paths listed, and there are more */
+	LD_PATHS_LENGTH, /* @max_len hops: there may be longer paths */
+	LD_PATHS_WORK, /* the work bound: there may be more, longer */
+};
+
 struct ld_paths {
 	uint32_t *deps; /* all paths, back to back */
 	uint32_t *off; /* path i: deps[off[i] .. off[i + 1]) */
 	uint32_t nr;
 	bool truncated; /* stopped by max, length or work bound */
+	uint8_t stop; /* which of them: LD_PATHS_* */
+	uint32_t complete_len; /* when truncated: every path of up to this
+				* many hops is listed */
 };
 
 /*

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/dense path --all --length 1 dn_src dn_dst

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/rings path --all --max 1 knot_b tail_y

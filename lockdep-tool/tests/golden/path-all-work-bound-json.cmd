@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/dense -j path --all --max 0 dn_src dn_dst
