@@ -209,8 +209,9 @@ int cmd_classes(struct ctx *ctx, struct cmd_args *a)
 	}
 	if (unknown)
 		warn_msg(
-			"%u classes left out: the source cannot tell whether they are %s",
-			unknown, a->val[O_USAGE]);
+			"%u %s left out: the source cannot tell whether %s %s",
+			unknown, plural(unknown, "class", "classes"),
+			plural(unknown, "it is", "they are"), a->val[O_USAGE]);
 out:
 	free(buf);
 	free(ids);

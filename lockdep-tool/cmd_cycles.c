@@ -106,7 +106,8 @@ int cmd_cycles(struct ctx *ctx, struct cmd_args *a)
 
 			fprintf(f, "%s: ", c->id);
 			text_chain_of(f, m, cs.deps + c->first, c->nr, true);
-			fprintf(f, "  (%u classes%s)\n", c->nr,
+			fprintf(f, "  (%u %s%s)\n", c->nr,
+				plural(c->nr, "class", "classes"),
 				c->strong ?
 					"" :
 					", weak: recursive reads, not a deadlock");
@@ -118,18 +119,23 @@ int cmd_cycles(struct ctx *ctx, struct cmd_args *a)
 			fputs("no lock-order cycles\n", f);
 		else if (!cs.truncated)
 			fprintf(f,
-				"%u cycle%s in %u strongly connected component%s (largest: %u classes)\n",
+				"%u cycle%s in %u strongly connected component%s (largest: %u %s)\n",
 				cs.nr, cs.nr == 1 ? "" : "s", cs.nr_components,
 				cs.nr_components == 1 ? "" : "s",
-				cs.largest_component);
+				cs.largest_component,
+				plural(cs.largest_component, "class",
+				       "classes"));
 		else
 			fprintf(f,
-				"%u cycle%s listed, not a total: %u strongly connected component%s (largest: %u classes)\n"
+				"%u cycle%s listed, not a total: %u strongly connected component%s (largest: %u %s)\n"
 				"the search went shortest cycle first and stopped at --max, --length or its work bound:\n"
 				" every cycle of up to %u class%s is listed, there may be longer ones\n",
 				cs.nr, cs.nr == 1 ? "" : "s", cs.nr_components,
 				cs.nr_components == 1 ? "" : "s",
-				cs.largest_component, cs.deepened_to,
+				cs.largest_component,
+				plural(cs.largest_component, "class",
+				       "classes"),
+				cs.deepened_to,
 				cs.deepened_to == 1 ? "" : "es");
 		if (cs.nr_weak && !a->set[O_WEAK])
 			fprintf(f,

@@ -212,11 +212,12 @@ int cmd_dot(struct ctx *ctx, struct cmd_args *a)
 				ne += IN(m->deps[m->out[k]].to);
 		}
 	if (m->have.deps)
-		fprintf(f, "// lockdep-tool dot: %u classes, %u dependencies\n",
-			nn, ne);
+		fprintf(f, "// lockdep-tool dot: %u %s, %u %s\n", nn,
+			plural(nn, "class", "classes"), ne,
+			plural(ne, "dependency", "dependencies"));
 	else
-		fprintf(f, "// lockdep-tool dot: %u classes, dependencies unknown\n",
-			nn);
+		fprintf(f, "// lockdep-tool dot: %u %s, dependencies unknown\n",
+			nn, plural(nn, "class", "classes"));
 	dot_legend(f);
 	fputs("digraph lockdep {\n"
 	      "\tgraph [rankdir=LR];\n"

@@ -174,16 +174,21 @@ int cmd_merge(struct ctx *ctx, struct cmd_args *a)
 		fprintf(f, "snapshot %u: %s", s + 1, mi->src[s]);
 		if (mi->release[s])
 			fprintf(f, " (%s)", mi->release[s]);
-		fprintf(f, ": %u classes, %u dependencies\n", nc, nd);
+		fprintf(f, ": %u %s, %u %s\n", nc,
+			plural(nc, "class", "classes"), nd,
+			plural(nd, "dependency", "dependencies"));
 	}
-	fprintf(f, "union: %u classes (%u not in every snapshot), ",
-		m->nr_classes, partial);
+	fprintf(f, "union: %u %s (%u not in every snapshot), ",
+		m->nr_classes, plural(m->nr_classes, "class", "classes"),
+		partial);
 	if (m->have.deps)
-		fprintf(f, "%u dependencies, ", m->nr_deps);
+		fprintf(f, "%u %s, ", m->nr_deps,
+			plural(m->nr_deps, "dependency", "dependencies"));
 	else
 		fputs("dependencies unknown (a snapshot has none), ", f);
 	if (m->have.chains)
-		fprintf(f, "%u chains\n", m->nr_chains);
+		fprintf(f, "%u %s\n", m->nr_chains,
+			plural(m->nr_chains, "chain", "chains"));
 	else
 		fputs("chains unknown (a snapshot has none)\n", f);
 	fprintf(f,

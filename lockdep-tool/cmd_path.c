@@ -45,8 +45,9 @@ static void print_stop(FILE *f, const struct ld_paths *ps, unsigned long max,
 	switch (ps->stop) {
 	case LD_PATHS_MAX:
 		fprintf(f,
-			"(stopped at --max %lu: there are more paths, of %u hops or more)\n",
-			max, ps->complete_len + 1);
+			"(stopped at --max %lu: there are more paths, of %u %s or more)\n",
+			max, ps->complete_len + 1,
+			plural(ps->complete_len + 1, "hop", "hops"));
 		break;
 	case LD_PATHS_LENGTH:
 		fprintf(f,
@@ -56,8 +57,8 @@ static void print_stop(FILE *f, const struct ld_paths *ps, unsigned long max,
 	default:
 		fprintf(f,
 			"(stopped by the search's work bound after %u path%s: every path of up to %u hop%s is listed, there may be longer ones)\n",
-			ps->nr, ps->nr == 1 ? "" : "s", ps->complete_len,
-			ps->complete_len == 1 ? "" : "s");
+			ps->nr, plural(ps->nr, "", "s"), ps->complete_len,
+			plural(ps->complete_len, "", "s"));
 	}
 }
 

@@ -333,8 +333,8 @@ int cmd_report(struct ctx *ctx, struct cmd_args *a)
 			text_report(ctx->out, m, rs, i, a->set[O_BRIEF]);
 		}
 		if (!rs->nr)
-			fprintf(ctx->out, "no lockdep reports in %lu lines\n",
-				rs->lines);
+			fprintf(ctx->out, "no lockdep reports in %lu %s\n",
+				rs->lines, plural(rs->lines, "line", "lines"));
 	}
 	ret = rs->nr ? EXIT_FOUND : EXIT_OK;
 	ld_reports_free(rs);

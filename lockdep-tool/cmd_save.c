@@ -149,10 +149,11 @@ int cmd_save(struct ctx *ctx, struct cmd_args *a)
 		jw_kint(&w, "snapshots", parts);
 		jw_doc_end(&w);
 	} else if (!to_stdout && parts > 1) {
-		fprintf(ctx->out, "saved a union of %u snapshots (%u files) to %s\n",
-			parts, files, path);
+		fprintf(ctx->out, "saved a union of %u snapshots (%u %s) to %s\n",
+			parts, files, plural(files, "file", "files"), path);
 	} else if (!to_stdout) {
-		fprintf(ctx->out, "saved %u files to %s\n", files, path);
+		fprintf(ctx->out, "saved %u %s to %s\n", files,
+			plural(files, "file", "files"), path);
 	}
 	return EXIT_OK;
 }

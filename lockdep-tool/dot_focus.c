@@ -37,8 +37,9 @@ static int dep_cmp(const void *x, const void *y, void *arg)
 static void header(FILE *f, const char *what, uint32_t nn, uint32_t ne,
 		   const char *legend)
 {
-	fprintf(f, "// lockdep-tool dot %s: %u classes, %u dependencies\n",
-		what, nn, ne);
+	fprintf(f, "// lockdep-tool dot %s: %u %s, %u %s\n", what, nn,
+		plural(nn, "class", "classes"), ne,
+		plural(ne, "dependency", "dependencies"));
 	dot_legend(f);
 	if (legend)
 		fputs(legend, f);
