@@ -210,8 +210,9 @@ int cmd_classes(struct ctx *ctx, struct cmd_args *a)
 	if (unknown)
 		warn_msg(
 			"%u %s left out: the source cannot tell whether %s %s",
-			unknown, plural(unknown, "class", "classes"),
-			plural(unknown, "it is", "they are"), a->val[O_USAGE]);
+			unknown, ld_plural(unknown, "class", "classes"),
+			ld_plural(unknown, "it is", "they are"),
+			a->val[O_USAGE]);
 out:
 	free(buf);
 	free(ids);

@@ -107,7 +107,7 @@ int cmd_cycles(struct ctx *ctx, struct cmd_args *a)
 			fprintf(f, "%s: ", c->id);
 			text_chain_of(f, m, cs.deps + c->first, c->nr, true);
 			fprintf(f, "  (%u %s%s)\n", c->nr,
-				plural(c->nr, "class", "classes"),
+				ld_plural(c->nr, "class", "classes"),
 				c->strong ?
 					"" :
 					", weak: recursive reads, not a deadlock");
@@ -123,8 +123,8 @@ int cmd_cycles(struct ctx *ctx, struct cmd_args *a)
 				cs.nr, cs.nr == 1 ? "" : "s", cs.nr_components,
 				cs.nr_components == 1 ? "" : "s",
 				cs.largest_component,
-				plural(cs.largest_component, "class",
-				       "classes"));
+				ld_plural(cs.largest_component, "class",
+					  "classes"));
 		else
 			fprintf(f,
 				"%u cycle%s listed, not a total: %u strongly connected component%s (largest: %u %s)\n"
@@ -133,8 +133,8 @@ int cmd_cycles(struct ctx *ctx, struct cmd_args *a)
 				cs.nr, cs.nr == 1 ? "" : "s", cs.nr_components,
 				cs.nr_components == 1 ? "" : "s",
 				cs.largest_component,
-				plural(cs.largest_component, "class",
-				       "classes"),
+				ld_plural(cs.largest_component, "class",
+					  "classes"),
 				cs.deepened_to,
 				cs.deepened_to == 1 ? "" : "es");
 		if (cs.nr_weak && !a->set[O_WEAK])

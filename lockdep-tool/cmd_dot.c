@@ -213,11 +213,11 @@ int cmd_dot(struct ctx *ctx, struct cmd_args *a)
 		}
 	if (m->have.deps)
 		fprintf(f, "// lockdep-tool dot: %u %s, %u %s\n", nn,
-			plural(nn, "class", "classes"), ne,
-			plural(ne, "dependency", "dependencies"));
+			ld_plural(nn, "class", "classes"), ne,
+			ld_plural(ne, "dependency", "dependencies"));
 	else
 		fprintf(f, "// lockdep-tool dot: %u %s, dependencies unknown\n",
-			nn, plural(nn, "class", "classes"));
+			nn, ld_plural(nn, "class", "classes"));
 	dot_legend(f);
 	fputs("digraph lockdep {\n"
 	      "\tgraph [rankdir=LR];\n"

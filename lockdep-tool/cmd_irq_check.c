@@ -157,7 +157,7 @@ int cmd_irq_check(struct ctx *ctx, struct cmd_args *a)
 		fprintf(f,
 			"%u listed %s undecided: joined by strong walks through a deadlock cycle\n"
 			"(see 'cycles'); the search for a simple path hit its work bound\n",
-			nr_walks, plural(nr_walks, "pair", "pairs"));
+			nr_walks, ld_plural(nr_walks, "pair", "pairs"));
 	if (r.truncated && r.cycle_walks)
 		fputs("(the graph has deadlock cycles, see 'cycles': pairs not listed are counted\n"
 		      " if joined through one, as they may be only so; --max 0 checks them all)\n",
@@ -167,7 +167,8 @@ int cmd_irq_check(struct ctx *ctx, struct cmd_args *a)
 	if (r.nr_skipped)
 		fprintf(f,
 			"%u %s left out of the paths: not normal locks (local_lock, wait-type overrides)\n",
-			r.nr_skipped, plural(r.nr_skipped, "class", "classes"));
+			r.nr_skipped,
+			ld_plural(r.nr_skipped, "class", "classes"));
 	if (!r.types_known && (r.total[0] || r.total[1]))
 		fputs("dependency types unknown: every path counts as strong\n",
 		      f);

@@ -175,20 +175,20 @@ int cmd_merge(struct ctx *ctx, struct cmd_args *a)
 		if (mi->release[s])
 			fprintf(f, " (%s)", mi->release[s]);
 		fprintf(f, ": %u %s, %u %s\n", nc,
-			plural(nc, "class", "classes"), nd,
-			plural(nd, "dependency", "dependencies"));
+			ld_plural(nc, "class", "classes"), nd,
+			ld_plural(nd, "dependency", "dependencies"));
 	}
 	fprintf(f, "union: %u %s (%u not in every snapshot), ",
-		m->nr_classes, plural(m->nr_classes, "class", "classes"),
+		m->nr_classes, ld_plural(m->nr_classes, "class", "classes"),
 		partial);
 	if (m->have.deps)
 		fprintf(f, "%u %s, ", m->nr_deps,
-			plural(m->nr_deps, "dependency", "dependencies"));
+			ld_plural(m->nr_deps, "dependency", "dependencies"));
 	else
 		fputs("dependencies unknown (a snapshot has none), ", f);
 	if (m->have.chains)
 		fprintf(f, "%u %s\n", m->nr_chains,
-			plural(m->nr_chains, "chain", "chains"));
+			ld_plural(m->nr_chains, "chain", "chains"));
 	else
 		fputs("chains unknown (a snapshot has none)\n", f);
 	fprintf(f,

@@ -47,7 +47,7 @@ static void print_stop(FILE *f, const struct ld_paths *ps, unsigned long max,
 		fprintf(f,
 			"(stopped at --max %lu: there are more paths, of %u %s or more)\n",
 			max, ps->complete_len + 1,
-			plural(ps->complete_len + 1, "hop", "hops"));
+			ld_plural(ps->complete_len + 1, "hop", "hops"));
 		break;
 	case LD_PATHS_LENGTH:
 		fprintf(f,
@@ -57,8 +57,8 @@ static void print_stop(FILE *f, const struct ld_paths *ps, unsigned long max,
 	default:
 		fprintf(f,
 			"(stopped by the search's work bound after %u path%s: every path of up to %u hop%s is listed, there may be longer ones)\n",
-			ps->nr, plural(ps->nr, "", "s"), ps->complete_len,
-			plural(ps->complete_len, "", "s"));
+			ps->nr, ld_plural(ps->nr, "", "s"), ps->complete_len,
+			ld_plural(ps->complete_len, "", "s"));
 	}
 }
 

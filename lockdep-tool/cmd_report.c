@@ -334,7 +334,8 @@ int cmd_report(struct ctx *ctx, struct cmd_args *a)
 		}
 		if (!rs->nr)
 			fprintf(ctx->out, "no lockdep reports in %lu %s\n",
-				rs->lines, plural(rs->lines, "line", "lines"));
+				rs->lines,
+				ld_plural(rs->lines, "line", "lines"));
 	}
 	ret = rs->nr ? EXIT_FOUND : EXIT_OK;
 	ld_reports_free(rs);

@@ -150,10 +150,10 @@ int cmd_save(struct ctx *ctx, struct cmd_args *a)
 		jw_doc_end(&w);
 	} else if (!to_stdout && parts > 1) {
 		fprintf(ctx->out, "saved a union of %u snapshots (%u %s) to %s\n",
-			parts, files, plural(files, "file", "files"), path);
+			parts, files, ld_plural(files, "file", "files"), path);
 	} else if (!to_stdout) {
 		fprintf(ctx->out, "saved %u %s to %s\n", files,
-			plural(files, "file", "files"), path);
+			ld_plural(files, "file", "files"), path);
 	}
 	return EXIT_OK;
 }

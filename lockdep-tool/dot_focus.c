@@ -38,8 +38,8 @@ static void header(FILE *f, const char *what, uint32_t nn, uint32_t ne,
 		   const char *legend)
 {
 	fprintf(f, "// lockdep-tool dot %s: %u %s, %u %s\n", what, nn,
-		plural(nn, "class", "classes"), ne,
-		plural(ne, "dependency", "dependencies"));
+		ld_plural(nn, "class", "classes"), ne,
+		ld_plural(ne, "dependency", "dependencies"));
 	dot_legend(f);
 	if (legend)
 		fputs(legend, f);

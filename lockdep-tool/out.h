@@ -71,13 +71,6 @@ static inline void jw_kbool(struct jw *w, const char *k, bool v)
 	jw_bool(w, v);
 }
 
-/* A count's noun: plural(n, "class", "classes") */
-static inline const char *plural(uint64_t n, const char *one,
-				 const char *many)
-{
-	return n == 1 ? one : many;
-}
-
 /* Text: printable UTF-8 as is, anything else as \xHH. */
 void out_text(FILE *f, const char *s, size_t len);
 /*

@@ -46,6 +46,13 @@ struct ld_num {
 
 #define ld_known(n) ((n).src != LD_SRC_NONE)
 
+/* A count's word (noun or verb) for text: ld_plural(n, "class", "classes") */
+static inline const char *ld_plural(uint64_t n, const char *one,
+				    const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 /* A counted string: may point into a source buffer (no NUL at s[len]). */
 struct ld_str {
 	const char *s;

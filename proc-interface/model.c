@@ -565,8 +565,8 @@ static uint32_t drop_duplicate_deps(struct ld_model *m, uint32_t *stamp)
 		if (m->deps[i].from != LD_NONE)
 			m->deps[j++] = m->deps[i];
 	m->nr_deps = j;
-	ld_warn(m, "%u dependency entries repeat an earlier one: ignored",
-		dups);
+	ld_warn(m, "%u dependency %s an earlier one: ignored", dups,
+		ld_plural(dups, "entry repeats", "entries repeat"));
 	return dups;
 }
 
@@ -898,8 +898,8 @@ static int join_lockstat(struct ld_model *m)
 		if (m->classes[i].lockstat == LS_CONTESTED)
 			m->classes[i].lockstat = LD_NONE;
 	if (contested)
-		ld_warn(m, "lock_stat: %u rows name a class that another row names too: not joined",
-			contested);
+		ld_warn(m, "lock_stat: %u %s a class that another row names too: not joined",
+			contested, ld_plural(contested, "row names", "rows name"));
 	free(head);
 	free(next);
 	return 0;

@@ -362,8 +362,9 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 	if (ret < 0)
 		return ret;
 	if (unknown_states &&
-	    ld_warn(m, "%s: %u usage states this reader does not know (a newer kernel's): ignored",
-		    s->origin, unknown_states))
+	    ld_warn(m, "%s: %u usage %s this reader does not know (a newer kernel's): ignored",
+		    s->origin, unknown_states,
+		    ld_plural(unknown_states, "state", "states")))
 		return -ENOMEM;
 	m->have.classes = true;
 	m->have.usage = true;
@@ -727,12 +728,16 @@ add:
 		return ret;
 	if (dangling) {
 		m->nr_unresolved += dangling;
-		ld_warn(m, "%s: %u references to unknown classes or traces",
-			s->origin, dangling);
+		ld_warn(m, "%s: %u %s to unknown classes or traces",
+			s->origin, dangling,
+			ld_plural(dangling, "reference", "references"));
 	}
 	if (unknown_types)
-		ld_warn(m, "%s: %u dependencies with a type name this reader does not know (a newer kernel's): their types are unknown",
-			s->origin, unknown_types);
+		ld_warn(m, "%s: %u %s with a type name this reader does not know (a newer kernel's): %s unknown",
+			s->origin, unknown_types,
+			ld_plural(unknown_types, "dependency", "dependencies"),
+			ld_plural(unknown_types, "its type is",
+				  "their types are"));
 	m->have.deps = true;
 	m->have.dep_all_distances = true;
 	m->have.dep_types = true;
@@ -821,16 +826,20 @@ static int parse_usage(struct ld_model *m, const struct ld_section *s,
 	}
 	/* a cut file said so already */
 	if (missing && f.tail)
-		ld_warn(m, "%s: %u classes with usage bits that have no line: their usage traces unknown",
-			s->origin, missing);
+		ld_warn(m, "%s: %u %s with usage bits that have no line: %s usage traces unknown",
+			s->origin, missing,
+			ld_plural(missing, "class", "classes"),
+			ld_plural(missing, "its", "their"));
 	if (dangling) {
 		m->nr_unresolved += dangling;
-		ld_warn(m, "%s: %u references to unknown classes or traces",
-			s->origin, dangling);
+		ld_warn(m, "%s: %u %s to unknown classes or traces",
+			s->origin, dangling,
+			ld_plural(dangling, "reference", "references"));
 	}
 	if (unknown_states)
-		ld_warn(m, "%s: %u usage traces of states this reader does not know (a newer kernel's): ignored",
-			s->origin, unknown_states);
+		ld_warn(m, "%s: %u usage %s of states this reader does not know (a newer kernel's): ignored",
+			s->origin, unknown_states,
+			ld_plural(unknown_states, "trace", "traces"));
 	m->have.usage_traces = have_traces;
 	*fout = f;
 	return 0;
@@ -1038,8 +1047,10 @@ static int parse_chain_lines(struct ld_model *m, const struct ld_section *s,
 	if (ret < 0)
 		return ret;
 	if (m->nr_unresolved > unresolved)
-		ld_warn(m, "%s: %u references to unknown classes", s->origin,
-			m->nr_unresolved - unresolved);
+		ld_warn(m, "%s: %u %s to unknown classes", s->origin,
+			m->nr_unresolved - unresolved,
+			ld_plural(m->nr_unresolved - unresolved, "reference",
+				  "references"));
 	m->have.chains = true;
 	m->have.chain_keys = true;
 	*fout = f;

@@ -438,8 +438,8 @@ static int drop_duplicate_classes(struct ld_model *m, struct pass1 *p1,
 	}
 	m->nr_classes = j;
 	p1->remap = remap;
-	return ld_warn(m, "%s: %u classes listed again with the same key and name (the file changed while it was read?): counted once",
-		       origin, dups);
+	return ld_warn(m, "%s: %u %s listed again with the same key and name (the file changed while it was read?): counted once",
+		       origin, dups, ld_plural(dups, "class", "classes"));
 }
 
 /* Lookahead for the fast paths, from a stream's buffer (ld_lines_avail) */
@@ -761,8 +761,10 @@ static int lockdep_deps(struct ld_model *m, const struct ld_section *s,
 		return ret;
 	if (m->nr_unresolved)
 		ld_warn(m,
-			"%s: %u dependencies name classes that are not listed (the file changed while it was read?)",
-			s->origin, m->nr_unresolved);
+			"%s: %u %s classes that are not listed (the file changed while it was read?)",
+			s->origin, m->nr_unresolved,
+			ld_plural(m->nr_unresolved, "dependency names",
+				  "dependencies name"));
 	return 0;
 }
 
@@ -1255,8 +1257,10 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 		if (unresolved) {
 			m->nr_unresolved += unresolved;
 			ld_warn(m,
-				"%s: %u chain entries name classes that are not listed in the class list",
-				cs->origin, unresolved);
+				"%s: %u chain %s classes that are not listed in the class list",
+				cs->origin, unresolved,
+				ld_plural(unresolved, "entry names",
+					  "entries name"));
 		}
 	}
 	ld_phase(m, cs ? "lockdep deps and chains" : "lockdep deps", t);

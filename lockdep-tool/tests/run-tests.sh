@@ -463,7 +463,7 @@ awk '{print} $0 == "0 1 1 SN 0" {print}' $EXF/deps > "$DUP/deps/deps"
 "$ASAN_BIN" -s $EXF -j deps @0 > "$DUP/want" 2> /dev/null
 "$ASAN_BIN" -s "$DUP/deps" -j deps @0 > "$DUP/got" 2> "$DUP/err"
 cmp -s "$DUP/want" "$DUP/got" &&
-	grep -q '1 dependency entries repeat an earlier one: ignored' "$DUP/err" ||
+	grep -q '1 dependency entry repeats an earlier one: ignored' "$DUP/err" ||
 	dup_fail="$dup_fail [export dependency twice]"
 # export chains: a chain twice, next to itself and far from it: refused
 for at in 5 3900; do
@@ -657,7 +657,7 @@ rc=$?
 sed -i 's/^1 0x0000000000000042 1 3 1:0 0:0$/1 0x0000000000000042 1 2 1:0 77:0/' \
 	"$DUP/exm/lockdep/chains"
 "$ASAN_BIN" -s "$DUP/exm" info > /dev/null 2> "$DUP/err"
-grep -q 'exm/lockdep/chains: 1 references to unknown classes' "$DUP/err" &&
+grep -q 'exm/lockdep/chains: 1 reference to unknown classes' "$DUP/err" &&
 	grep -q 'exm/lockdep: unknown ids although every file has one generation' "$DUP/err" ||
 	ex_fail="$ex_fail [dangling: $(head -c 300 "$DUP/err")]"
 if [ -z "$ex_fail" ]; then ok export_messages_name_their_file
