@@ -140,6 +140,18 @@ void json_unknowns(struct jw *w, const struct ld_model *m)
 		jw_null(w);
 }
 
+const char *stop_word(unsigned int stop)
+{
+	static const char *const word[] = {
+		[LD_PATHS_DONE] = "none",
+		[LD_PATHS_MAX] = "max",
+		[LD_PATHS_LENGTH] = "length",
+		[LD_PATHS_WORK] = "work",
+	};
+
+	return stop < sizeof(word) / sizeof(word[0]) ? word[stop] : "none";
+}
+
 int need_deps(struct ctx *ctx)
 {
 	if (ctx->m->have.deps)

@@ -17,8 +17,26 @@
 
 enum { O_MAX, O_LENGTH, O_WEAK, O_BRIEF };
 
+/* What stopped a search cut short, for its text */
+static const char *stop_text(const struct ld_cycles *cs, unsigned long max,
+			     unsigned long len, char *buf, size_t size)
+{
+	switch (cs->stop) {
+	case LD_PATHS_MAX:
+		snprintf(buf, size, "at --max %lu", max);
+		break;
+	case LD_PATHS_LENGTH:
+		snprintf(buf, size, "at --length %lu", len);
+		break;
+	default:
+		snprintf(buf, size, "at its work bound");
+	}
+	return buf;
+}
+
 int cmd_cycles(struct ctx *ctx, struct cmd_args *a)
 {
+	char buf[64];
 	const struct ld_model *m = ctx->m;
 	unsigned long max = 100, len = 0;
 	struct ld_cycles cs;
@@ -64,6 +82,11 @@ int cmd_cycles(struct ctx *ctx, struct cmd_args *a)
 		jw_kint(&w, "largest_component", cs.largest_component);
 		jw_kint(&w, "weak_cycles", cs.nr_weak);
 		jw_kbool(&w, "truncated", cs.truncated);
+		jw_key(&w, "stopped_by");
+		if (cs.truncated)
+			jw_str(&w, stop_word(cs.stop));
+		else
+			jw_null(&w);
 		jw_key(&w, "complete_up_to_length");
 		if (cs.truncated)
 			jw_uint(&w, cs.deepened_to);
@@ -128,13 +151,14 @@ int cmd_cycles(struct ctx *ctx, struct cmd_args *a)
 		else
 			fprintf(f,
 				"%u cycle%s listed, not a total: %u strongly connected component%s (largest: %u %s)\n"
-				"the search went shortest cycle first and stopped at --max, --length or its work bound:\n"
+				"the search went shortest cycle first and stopped %s:\n"
 				" every cycle of up to %u class%s is listed, there may be longer ones\n",
 				cs.nr, cs.nr == 1 ? "" : "s", cs.nr_components,
 				cs.nr_components == 1 ? "" : "s",
 				cs.largest_component,
 				ld_plural(cs.largest_component, "class",
 					  "classes"),
+				stop_text(&cs, max, len, buf, sizeof(buf)),
 				cs.deepened_to,
 				cs.deepened_to == 1 ? "" : "es");
 		if (cs.nr_weak && !a->set[O_WEAK])

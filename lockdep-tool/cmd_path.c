@@ -30,14 +30,6 @@ static void print_path(struct ctx *ctx, const uint32_t *deps, uint32_t n,
 		text_hop(ctx->out, m, deps[i], "  ", stacks);
 }
 
-/* JSON stopped_by, by ld_paths.stop */
-static const char *const stop_word[] = {
-	[LD_PATHS_DONE] = "none",
-	[LD_PATHS_MAX] = "max",
-	[LD_PATHS_LENGTH] = "length",
-	[LD_PATHS_WORK] = "work",
-};
-
 /* Why the list of --all is not every path, and what it does hold */
 static void print_stop(FILE *f, const struct ld_paths *ps, unsigned long max,
 		       unsigned long len)
@@ -116,7 +108,7 @@ int cmd_path(struct ctx *ctx, struct cmd_args *a)
 		jw_kbool(&w, "truncated", ps.truncated);
 		jw_key(&w, "stopped_by");
 		if (ps.truncated)
-			jw_str(&w, stop_word[ps.stop]);
+			jw_str(&w, stop_word(ps.stop));
 		else
 			jw_null(&w);
 		jw_key(&w, "complete_up_to_length");

@@ -643,6 +643,7 @@ static int cycle_add(struct cyc *c, const uint32_t *deps, uint32_t n)
 	if (c->max && o->nr >= c->max) {
 		c->stop = true;
 		o->truncated = true; /* there may be more */
+		o->stop = LD_PATHS_MAX;
 	}
 	return 0;
 }
@@ -707,6 +708,7 @@ static int circuits(struct cyc *c, uint32_t s, const uint32_t *comp,
 		if (it[depth] < m->out_off[v + 1]) {
 			if (++c->work > CYCLE_WORK) {
 				c->o->truncated = true;
+				c->o->stop = LD_PATHS_WORK;
 				c->stop = true;
 				break;
 			}
@@ -818,6 +820,7 @@ static int deepen(struct cyc *c, const uint32_t *members, uint32_t nm,
 				}
 				if (++c->work > CYCLE_WORK) {
 					c->o->truncated = true;
+					c->o->stop = LD_PATHS_WORK;
 					c->stop = true;
 					break;
 				}
@@ -999,6 +1002,7 @@ int ld_find_cycles(const struct ld_model *m, uint32_t max, uint32_t max_len,
 		c.work = 0;
 		out->nr = out->nr_deps = out->nr_weak = 0;
 		out->truncated = false;
+		out->stop = LD_PATHS_DONE;
 		out->types_known = true;
 	}
 	if (!johnson && out->nr_components) {
@@ -1007,6 +1011,7 @@ int ld_find_cycles(const struct ld_model *m, uint32_t max, uint32_t max_len,
 		if (max_len && max_len < lmax) {
 			lmax = max_len;
 			out->truncated = true; /* longer ones not searched */
+			out->stop = LD_PATHS_LENGTH; /* unless more stops it */
 		}
 		mark1 = calloc(n + 1, sizeof(*mark1));
 		mark2 = calloc(n + 1, sizeof(*mark2));

@@ -88,7 +88,10 @@ struct ld_path {
 int ld_shortest_path(const struct ld_model *m, uint32_t from, uint32_t to,
 		     bool strong, struct ld_path *p);
 
-/* Why a path search stopped before it had every path (ld_paths.stop) */
+/*
+ * Why a search stopped before it had every path (ld_paths.stop) or
+ * cycle (ld_cycles.stop)
+ */
 enum ld_paths_stop {
 	LD_PATHS_DONE, /* it did not: the list is every path */
 	LD_PATHS_MAX, /* @max paths listed, and there are more */
@@ -153,6 +156,7 @@ struct ld_cycles {
 	bool types_known; /* every dependency on a cycle had its type */
 	bool truncated; /* stopped by max, length or work bound: the list
 			 * is not every cycle, and nr is not a total */
+	uint8_t stop; /* which of them: LD_PATHS_* */
 };
 
 /*
