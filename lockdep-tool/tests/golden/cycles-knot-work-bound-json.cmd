@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/knot -j cycles
