@@ -273,7 +273,14 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 		kid.src = LD_SRC_EXPORT;
 		c->kid = kid;
 		NEED_TOK("key");
-		if (!is_dash(ts, tl)) {
+		if (is_dash(ts, tl)) {
+			/*
+			 * lockdep-debugfs.rst: "-" for a dynamic key; the
+			 * kernel prints it when !static_obj(key), true of
+			 * init data after boot too
+			 */
+			c->key_dynamic = true;
+		} else {
 			c->key_sym = ld_arena_str(m->arena, ts, tl);
 			if (!c->key_sym.s)
 				return -ENOMEM;

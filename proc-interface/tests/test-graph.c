@@ -957,12 +957,13 @@ static void test_crossboot_realign(void)
 static void test_crossboot_keys(void)
 {
 	/* export: two "x" classes told apart by key symbol, the same
-	 * release so keys decide; a third only by name */
+	 * release so keys decide; a third only by name, its key dynamic
+	 * ("-") in both; z's dynamic in a, static in b */
 	struct ld_model *a = graph("c x key=k_one\nc x#2 key=k_two\nc y\n"
-				   "d x y\n",
+				   "c z\nd x y\n",
 				   false, "6.12.0");
 	struct ld_model *b = graph("c x key=k_two\nc x#2 key=k_one\nc y\n"
-				   "c x#3 key=k_three\nd y x#2\n",
+				   "c x#3 key=k_three\nc z key=k_z\nd y x#2\n",
 				   false, "6.12.0");
 	struct ld_model *in[2] = { a, b }, *u = NULL;
 	struct ld_match mt;
@@ -974,6 +975,9 @@ static void test_crossboot_keys(void)
 		ld_model_free(b);
 		return report("crossboot_key_symbols");
 	}
+	CHECK(a->classes[cls(a, "y")].key_dynamic);
+	CHECK(!a->classes[cls(a, "y")].key_sym.len);
+	CHECK(!a->classes[cls(a, "x")].key_dynamic);
 	CHECK(!ld_match_classes(a, b, &mt));
 	CHECK_EQ(mt.a_to_b[cls(a, "x")], cls(b, "x#2"));
 	CHECK_EQ(mt.a_to_b[cls(a, "x#2")], cls(b, "x"));
@@ -987,8 +991,13 @@ static void test_crossboot_keys(void)
 		CHECK(!ld_find_cycles(u, 0, 0, false, &cs));
 		CHECK_EQ(cs.nr, 1);
 		ld_cycles_free(&cs);
-		CHECK_EQ(u->nr_classes, 4);
+		CHECK_EQ(u->nr_classes, 5);
 		cls(u, "x#3");
+		/* dynamic in every boot stays so; a symbol anywhere wins */
+		CHECK(u->classes[cls(u, "y")].key_dynamic);
+		CHECK(!u->classes[cls(u, "x")].key_dynamic);
+		CHECK(!u->classes[cls(u, "z")].key_dynamic);
+		CHECK_EQ(u->classes[cls(u, "z")].key_sym.len, 3);
 		ld_model_free(u);
 	}
 	ld_model_free(a);
