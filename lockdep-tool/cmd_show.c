@@ -64,8 +64,16 @@ static void show_text(struct ctx *ctx, uint32_t id)
 	out_str(f, c->name);
 	fputc('\n', f);
 	fputs("  key:         ", f);
-	if (c->key_sym.len) {
+	if (c->key_sym.len == 1 && c->key_sym.s[0] == '?') {
+		/* lockdep-debugfs.rst: a static key without a symbol */
+		fputs("static, no symbol (a per-CPU key, or a kernel without CONFIG_KALLSYMS_ALL)",
+		      f);
+	} else if (c->key_sym.len) {
 		out_str(f, c->key_sym);
+	} else if (c->key_dynamic) {
+		/* lockdep-debugfs.rst: '-', not a static object */
+		fputs("dynamic, no symbol (not a static object: lockdep_register_key(), or init data freed after boot)",
+		      f);
 	} else if (c->key_hash_known) {
 		fprintf(f, "%016llx (hashed pointer, valid for this boot only)",
 			(unsigned long long)c->key_hash);

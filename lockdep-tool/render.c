@@ -59,6 +59,12 @@ void json_class(struct jw *w, const struct ld_model *m, uint32_t id, bool brief)
 		jw_strn(w, c->key_sym.s, c->key_sym.len);
 	else
 		jw_null(w);
+	/* the export tells: '-' dynamic, a symbol or '?' static */
+	jw_key(w, "key_dynamic");
+	if (c->key_dynamic || c->key_sym.len)
+		jw_bool(w, c->key_dynamic);
+	else
+		jw_null(w);
 	jw_key(w, "key_hash");
 	if (c->key_hash_known) {
 		char buf[24];
