@@ -136,6 +136,23 @@ const char *ld_irq_ctx_str(unsigned int ctx)
 	return s[ctx & 3];
 }
 
+const char *ld_wait_name(const struct ld_model *m, int64_t v)
+{
+	static const char *const s[] = { "inv", "free", "spin", "config",
+					 "sleep" };
+
+	if (v == LD_WAIT_CONFIG && !m->have.wait_config)
+		return NULL; /* LD_WAIT_CONFIG, or LD_WAIT_SLEEP without it */
+	return v >= 0 && v <= LD_WAIT_SLEEP ? s[v] : NULL;
+}
+
+const char *ld_lock_type_name(int64_t v)
+{
+	static const char *const s[] = { "normal", "percpu", "wait-override" };
+
+	return v >= 0 && v < 3 ? s[v] : NULL;
+}
+
 struct ld_str ld_chain_lock_name(const struct ld_model *m, uint32_t at)
 {
 	struct ld_str none = { "", 0 };

@@ -315,6 +315,12 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 		c->usage_src = LD_SRC_EXPORT;
 		NEED_LD_NUM_MAX("wait_inner", c->wait_inner, UINT8_MAX);
 		NEED_LD_NUM_MAX("wait_outer", c->wait_outer, UINT8_MAX);
+		/* LD_WAIT_SLEEP is 4 only with LD_WAIT_CONFIG before it */
+		if ((ld_known(c->wait_inner) &&
+		     c->wait_inner.v == LD_WAIT_SLEEP) ||
+		    (ld_known(c->wait_outer) &&
+		     c->wait_outer.v == LD_WAIT_SLEEP))
+			m->have.wait_config = true;
 		NEED_LD_NUM_MAX("lock_type", c->lock_type, UINT8_MAX);
 		NEED_LD_NUM_MAX("ops", c->ops, INT64_MAX);
 		if (ld_known(c->ops))

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "ld_internal.h"
+#include "merge.h"
 #include "model_cmp.h"
 
 static const char *fixdir;
@@ -1767,6 +1768,56 @@ static void test_chain_split(void)
 	report("chains_split_between_threads_agree_with_one_thread");
 }
 
+/*
+ * Wait types by name: 3 is LD_WAIT_CONFIG only where a class has 4
+ * (LD_WAIT_SLEEP after it, CONFIG_PROVE_RAW_LOCK_NESTING); a union
+ * tells only when each boot with wait types does.
+ */
+static const char *nz(const char *s)
+{
+	return s ? s : "(null)";
+}
+
+static void test_wait_names(void)
+{
+	struct ld_model *r = load("export-6.12.118-workload"),
+			*h = load("handmade/export"),
+			*s = load("stock-6.12.118-workload"), *u = NULL,
+			*in[2];
+	struct ld_diag d;
+
+	if (!r || !h || !s)
+		goto out;
+	CHECK(r->have.wait_config && !h->have.wait_config);
+	CHECK(!s->have.wait_types && !s->have.wait_config);
+	CHECK(!strcmp(nz(ld_wait_name(r, 3)), "config"));
+	CHECK(!ld_wait_name(h, 3)); /* config, or sleep without it */
+	CHECK(!strcmp(nz(ld_wait_name(h, 2)), "spin"));
+	CHECK(!strcmp(nz(ld_wait_name(r, 0)), "inv"));
+	CHECK(!strcmp(nz(ld_wait_name(r, 4)), "sleep"));
+	CHECK(!ld_wait_name(r, 5) && !ld_wait_name(r, -1));
+	CHECK(!strcmp(nz(ld_lock_type_name(1)), "percpu"));
+	CHECK(!ld_lock_type_name(3));
+	in[0] = r;
+	in[1] = s;
+	CHECK(!ld_merge(&u, in, 2, &d) && u && u->have.wait_config);
+	ld_model_free(u);
+	u = NULL;
+	in[1] = h;
+	CHECK(!ld_merge(&u, in, 2, &d) && u && !u->have.wait_config);
+	ld_model_free(u);
+	u = NULL;
+	in[0] = s; /* no wait types at all */
+	in[1] = s;
+	CHECK(!ld_merge(&u, in, 2, &d) && u && !u->have.wait_config);
+	ld_model_free(u);
+out:
+	ld_model_free(r);
+	ld_model_free(h);
+	ld_model_free(s);
+	report("wait_type_names");
+}
+
 int main(int argc, char **argv)
 {
 	fixdir = argc > 1 ? argv[1] : "proc-interface/fixtures";
@@ -1776,6 +1827,7 @@ int main(int argc, char **argv)
 	test_handmade_export();
 	test_real();
 	test_chain_index();
+	test_wait_names();
 	test_proc_errors();
 	test_weird_names();
 	test_lockstat_ambiguities();
