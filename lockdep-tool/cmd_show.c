@@ -31,6 +31,31 @@ static void text_dep(FILE *f, const struct ld_model *m, uint32_t d, bool out)
 		text_trace(f, m, e->trace, "         ");
 }
 
+/*
+ * A wait type in words (enum lockdep_wait_type; an outer of 0 means the
+ * inner one), or its number and what it may be where the model cannot
+ * tell: 3 without a 4 anywhere, or a newer kernel's value.
+ */
+static void text_wait(FILE *f, const struct ld_model *m, struct ld_num w,
+		      bool outer)
+{
+	const char *name = ld_known(w) ? ld_wait_name(m, w.v) : NULL;
+
+	if (!ld_known(w))
+		fputs("unknown", f);
+	else if (outer && w.v == LD_WAIT_INV)
+		fputs("same as inner", f);
+	else if (w.v == LD_WAIT_INV)
+		fputs("inv (not checked)", f);
+	else if (name)
+		fputs(name, f);
+	else if (w.v == LD_WAIT_CONFIG)
+		fputs("3 (config with CONFIG_PROVE_RAW_LOCK_NESTING, else sleep: no class here says which)",
+		      f);
+	else
+		fprintf(f, "%lld (a newer kernel's)", (long long)w.v);
+}
+
 static void text_ls_row(FILE *f, const char *what, const int64_t *v)
 {
 	char b1[32], b2[32], b3[32], b4[32];
@@ -133,12 +158,23 @@ static void show_text(struct ctx *ctx, uint32_t id)
 	text_num(f, 0, c->ops);
 	fputc('\n', f);
 	fputs("  wait types:  ", f);
-	if (ld_known(c->wait_inner))
-		fprintf(f, "inner %lld, outer %lld, lock type %lld\n",
-			(long long)c->wait_inner.v, (long long)c->wait_outer.v,
-			(long long)c->lock_type.v);
-	else
+	if (ld_known(c->wait_inner)) {
+		const char *lt = ld_known(c->lock_type) ?
+					 ld_lock_type_name(c->lock_type.v) :
+					 "unknown";
+
+		fputs("inner ", f);
+		text_wait(f, m, c->wait_inner, false);
+		fputs(", outer ", f);
+		text_wait(f, m, c->wait_outer, true);
+		if (lt)
+			fprintf(f, ", lock type %s\n", lt);
+		else
+			fprintf(f, ", lock type %lld (a newer kernel's)\n",
+				(long long)c->lock_type.v);
+	} else {
 		fputs("unknown (not in /proc)\n", f);
+	}
 
 	if (!m->have.deps) {
 		fputs("  dependencies: unknown (no CONFIG_PROVE_LOCKING data)\n",

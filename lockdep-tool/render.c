@@ -38,6 +38,14 @@ void json_class_open(struct jw *w, const struct ld_model *m, uint32_t id)
 	jw_knum(w, "bd", c->bd);
 }
 
+static void jw_str_or_null(struct jw *w, const char *s)
+{
+	if (s)
+		jw_str(w, s);
+	else
+		jw_null(w);
+}
+
 void json_class(struct jw *w, const struct ld_model *m, uint32_t id, bool brief)
 {
 	const struct ld_class *c = &m->classes[id];
@@ -88,6 +96,22 @@ void json_class(struct jw *w, const struct ld_model *m, uint32_t id, bool brief)
 	jw_knum(w, "wait_inner", c->wait_inner);
 	jw_knum(w, "wait_outer", c->wait_outer);
 	jw_knum(w, "lock_type", c->lock_type);
+	/* the numbers by name; null where the model cannot tell which */
+	jw_key(w, "wait_inner_name");
+	jw_str_or_null(w, ld_known(c->wait_inner) ?
+				  ld_wait_name(m, c->wait_inner.v) :
+				  NULL);
+	jw_key(w, "wait_outer_name");
+	if (ld_known(c->wait_outer) && c->wait_outer.v == LD_WAIT_INV)
+		jw_str(w, "same-as-inner");
+	else
+		jw_str_or_null(w, ld_known(c->wait_outer) ?
+					  ld_wait_name(m, c->wait_outer.v) :
+					  NULL);
+	jw_key(w, "lock_type_name");
+	jw_str_or_null(w, ld_known(c->lock_type) ?
+				  ld_lock_type_name(c->lock_type.v) :
+				  NULL);
 	jw_knum(w, "locks_after", c->nr_after);
 	jw_knum(w, "locks_before", c->nr_before);
 	jw_key(w, "deps_out");

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/export-6.12.118-workload show rcu_read_lock_sched
