@@ -848,6 +848,51 @@ static const char *sniff(const char *data, size_t len)
 	return NULL;
 }
 
+/*
+ * The file name in the header of a debugfs export file ("# lockdep <file>
+ * <version> generation <G>"), its length in *@n; NULL if @data does not
+ * start with one.  sniff() takes the files that can be read alone
+ * (classes, stats); this names the others for the error.
+ */
+static const char *export_file_name(const char *data, size_t len, size_t *n)
+{
+	const char *p = data, *end = memchr(data, '\n', len), *name;
+	uint64_t v;
+
+	if (!end)
+		end = data + len;
+	if (!ld_eat(&p, end, "# lockdep "))
+		return NULL;
+	name = p;
+	while (p < end && ((*p >= 'a' && *p <= 'z') || *p == '_'))
+		p++;
+	*n = p - name;
+	if (!*n || !ld_eat(&p, end, " ") || !ld_scan_u64(&p, end, &v) ||
+	    !ld_eat(&p, end, " generation "))
+		return NULL;
+	return name;
+}
+
+/* @path is one export file: say so, and what to give instead. */
+static int lone_export_file(const char *path, const char *name, size_t n,
+			    struct ld_diag *d)
+{
+	const char *slash = strrchr(path, '/');
+	int dl = slash ? (int)(slash - path) : 1;
+
+	/* a pipe (/dev/fd/N) or /proc has no directory worth naming */
+	if (!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
+		return ld_diagf(
+			d,
+			"%s:1: '%.*s' is one file of the debugfs export and is not read alone: give the directory holding a copy of all of /sys/kernel/debug/lockdep/ instead",
+			path, (int)n, name);
+	return ld_diagf(
+		d,
+		"%s:1: '%.*s' is one file of the debugfs export and is not read alone: give its directory instead (-s %.*s)",
+		path, (int)n, name, dl ? dl : 1,
+		!slash ? "." : path);
+}
+
 /* The version of a snapshot file, 0 if @data is not one. */
 static uint64_t snap_version(const char *data, size_t len)
 {
@@ -1007,7 +1052,8 @@ static int load_file(struct ld_model **mp, const char *path, char *data,
 		     struct ld_diag *d)
 {
 	struct ld_model *m = ld_model_new();
-	const char *kind;
+	const char *kind, *ename;
+	size_t elen;
 	int ret;
 
 	if (!m) {
@@ -1026,6 +1072,12 @@ static int load_file(struct ld_model **mp, const char *path, char *data,
 		return finish_load(m, mp, d);
 	}
 	kind = sniff(data, len);
+	if (!kind && (ename = export_file_name(data, len, &elen))) {
+		ret = lone_export_file(path, ename, elen, d);
+		free_data(data, len, mapped);
+		ld_model_free(m);
+		return ret;
+	}
 	if (!kind) {
 		free_data(data, len, mapped);
 		ld_model_free(m);

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/export-6.12.118-workload/chains -j chains
