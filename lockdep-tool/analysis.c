@@ -215,9 +215,17 @@ static int read_fd(int fd, char **data, size_t *len)
 
 int read_log(struct ctx *ctx, const char *file, char **data, size_t *len)
 {
+	char kmsg[4096];
 	int fd, ret, size;
 	char *buf;
 
+	/* --sysroot (tests): the kernel log is a copy of /dev/kmsg's records */
+	if (!file && ctx->root) {
+		ret = snprintf(kmsg, sizeof(kmsg), "%s/dev/kmsg", ctx->root);
+		if (ret < 0 || (size_t)ret >= sizeof(kmsg))
+			return usage_error(ctx, "--sysroot path too long");
+		file = kmsg;
+	}
 	if (file && strcmp(file, "-")) {
 		ret = refuse_command_stream(ctx, "log", file);
 		if (ret)
@@ -276,19 +284,21 @@ int read_log(struct ctx *ctx, const char *file, char **data, size_t *len)
 static bool live_lockdep(const struct ctx *ctx)
 {
 	char path[4096];
+	int n = snprintf(path, sizeof(path), "%s/proc/lockdep",
+			 ctx->root ? ctx->root : "");
 
-	snprintf(path, sizeof(path), "%s/proc/lockdep",
-		 ctx->root ? ctx->root : "");
-	return !access(path, R_OK);
+	return n > 0 && (size_t)n < sizeof(path) && !access(path, R_OK);
 }
 
-int load_reports(struct ctx *ctx, const char *file, struct ld_reports **rs)
+int load_reports(struct ctx *ctx, const char *file, struct ld_reports **rs,
+		 const struct ld_model **linked)
 {
 	struct ld_diag d = { "" };
 	char *data = NULL;
 	size_t len = 0;
 	int ret;
 
+	*linked = NULL;
 	ret = read_log(ctx, file, &data, &len);
 	if (ret)
 		return ret;
@@ -299,8 +309,8 @@ int load_reports(struct ctx *ctx, const char *file, struct ld_reports **rs)
 		fprintf(stderr, "%s\n", d.msg[0] ? d.msg : strerror(-ret));
 		return EXIT_DATA;
 	}
-	/* a snapshot, the model already read, or the same boot's */
-	if (ctx->m || ctx->nr_snapshots || (!file && live_lockdep(ctx))) {
+	if (ctx->nr_snapshots) {
+		/* the classes the user gave */
 		ret = ctx_model(ctx);
 		if (ret) {
 			ld_reports_free(*rs);
@@ -308,6 +318,20 @@ int load_reports(struct ctx *ctx, const char *file, struct ld_reports **rs)
 			return ret;
 		}
 		ld_reports_link(*rs, ctx->m);
+		*linked = ctx->m;
+	} else if (!file && (ctx->m || live_lockdep(ctx))) {
+		/*
+		 * The running kernel's log: the classes of the same boot, if
+		 * they can be read.  A FILE may be another machine's.
+		 */
+		struct ld_diag d = { "" };
+
+		if (ctx_model_try(ctx, &d) == EXIT_OK) {
+			ld_reports_link(*rs, ctx->m);
+			*linked = ctx->m;
+		} else {
+			warn_msg("not linked to the live classes: %s", d.msg);
+		}
 	}
 	return EXIT_OK;
 }

@@ -43,7 +43,12 @@ int resolve_pair(struct ctx *ctx, const char *a, const char *b,
 		 uint32_t *from, uint32_t *to);
 /* The kernel log (klogctl), or a file ("-": standard input). */
 int read_log(struct ctx *ctx, const char *file, char **data, size_t *len);
-/* Parse a log into reports, linked to the model when one is loaded. */
-int load_reports(struct ctx *ctx, const char *file, struct ld_reports **rs);
+/*
+ * Parse a log into reports, linked to the classes of the snapshots given
+ * (-s), or, for the running kernel's log (no @file), to the live ones when
+ * they can be read; *@linked: that model, or NULL.
+ */
+int load_reports(struct ctx *ctx, const char *file, struct ld_reports **rs,
+		 const struct ld_model **linked);
 
 #endif /* LDT_ANALYSIS_H */

@@ -107,6 +107,8 @@ void cmd_free_argv(char **argv, int argc);
 
 /* Helpers for commands */
 int ctx_model(struct ctx *ctx); /* load once; EXIT_* */
+/* The same, quiet: what went wrong in @d (EXIT_DATA) */
+int ctx_model_try(struct ctx *ctx, struct ld_diag *d);
 /*
  * What CMD_NEEDS_MODEL does before a command runs: ctx_model(), and a
  * class list for a command on classes.  For a command that needs the

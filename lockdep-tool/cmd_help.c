@@ -258,7 +258,7 @@ void print_man(FILE *f)
 	      ".TP\n\\fB\\-j\\fR, \\fB\\-\\-json\\fR\nJSON output, one document per command on one line.\n"
 	      ".TP\n\\fB\\-p\\fR, \\fB\\-\\-pretty\\fR\nIndented JSON (implies \\fB\\-j\\fR).\n"
 	      ".TP\n\\fB\\-s\\fR, \\fB\\-\\-snapshot\\fR \\fIPATH\\fR\nRead a snapshot directory, a single file or a snapshot file instead of the live kernel.\n"
-	      ".TP\n\\fB\\-\\-sysroot\\fR \\fIDIR\\fR\nPrefix every live path with \\fIDIR\\fR (for tests).\n"
+	      ".TP\n\\fB\\-\\-sysroot\\fR \\fIDIR\\fR\nPrefix every live path with \\fIDIR\\fR (for tests); the kernel log is then \\fIDIR\\fR/dev/kmsg, read as a file.\n"
 	      ".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nList the commands.  \\fICOMMAND\\fR \\fB\\-\\-help\\fR describes one.\n"
 	      ".TP\n\\fB\\-V\\fR, \\fB\\-\\-version\\fR\nPrint the version.\n"
 	      ".TP\n\\fB\\-\\-man\\-page\\fR\nPrint this page.\n"

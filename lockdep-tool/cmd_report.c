@@ -309,10 +309,9 @@ int cmd_report(struct ctx *ctx, struct cmd_args *a)
 	uint32_t i;
 	int ret;
 
-	ret = load_reports(ctx, a->argc ? a->argv[0] : NULL, &rs);
+	ret = load_reports(ctx, a->argc ? a->argv[0] : NULL, &rs, &m);
 	if (ret)
 		return ret;
-	m = ctx->m;
 	if (ctx->json) {
 		struct jw w;
 

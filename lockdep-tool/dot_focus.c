@@ -304,10 +304,9 @@ static int focus_report(struct ctx *ctx, const char *num, const char *log)
 		return usage_error(
 			ctx, "--report wants a report number from 1, got '%s'",
 			ld_quote(num, strlen(num), q, sizeof(q)));
-	ret = load_reports(ctx, log, &rs);
+	ret = load_reports(ctx, log, &rs, &m); /* m NULL: the report alone */
 	if (ret)
 		return ret;
-	m = ctx->m; /* NULL: the report alone (load_reports) */
 	if (n > rs->nr) {
 		err_prefix(ctx);
 		fprintf(stderr, "no report %u: the log has %u\n", n, rs->nr);
@@ -499,6 +498,7 @@ int dot_focus(struct ctx *ctx, struct cmd_args *a, const char *path_from,
 	if (report) {
 		if (a->argc)
 			return usage_error(ctx, "--report takes no CLASS");
+		/* its model only as 'report' links one (load_reports) */
 		return focus_report(ctx, report, log);
 	}
 	if (path_from && a->argc != 1)
@@ -507,7 +507,6 @@ int dot_focus(struct ctx *ctx, struct cmd_args *a, const char *path_from,
 			"--path A wants B as its CLASS argument: dot --path A B");
 	if (cycle && a->argc)
 		return usage_error(ctx, "--cycle takes no CLASS");
-	/* --report: the model only as 'report' links one (load_reports) */
 	ret = cmd_model(ctx);
 	if (ret)
 		return ret;

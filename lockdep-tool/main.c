@@ -139,6 +139,15 @@ static void print_warnings(struct ctx *ctx)
 int ctx_model(struct ctx *ctx)
 {
 	struct ld_diag d = { "" };
+	int ret = ctx_model_try(ctx, &d);
+
+	if (ret)
+		err_msg("%s", d.msg);
+	return ret;
+}
+
+int ctx_model_try(struct ctx *ctx, struct ld_diag *d)
+{
 	unsigned int what = LD_LOAD_ALL;
 	uint32_t i;
 	int ret;
@@ -157,13 +166,14 @@ int ctx_model(struct ctx *ctx)
 	}
 	if (ctx->nr_snapshots > 1)	/* the union: merge.h */
 		ret = ld_load_merged(&ctx->m, ctx->snapshots,
-				     ctx->nr_snapshots, &d);
+				     ctx->nr_snapshots, d);
 	else if (ctx->nr_snapshots == 1)
-		ret = ld_load_path_only(&ctx->m, ctx->snapshots[0], what, &d);
+		ret = ld_load_path_only(&ctx->m, ctx->snapshots[0], what, d);
 	else
-		ret = ld_load_live_only(&ctx->m, ctx->root, 5, what, &d);
+		ret = ld_load_live_only(&ctx->m, ctx->root, 5, what, d);
 	if (ret) {
-		err_msg("%s", d.msg[0] ? d.msg : strerror(-ret));
+		if (!d->msg[0])
+			snprintf(d->msg, sizeof(d->msg), "%s", strerror(-ret));
 		return EXIT_DATA;
 	}
 	/* for bench/bench.sh: where the load's time went */

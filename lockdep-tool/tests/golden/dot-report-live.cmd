@@ -1,0 +1,1 @@
+--sysroot lockdep-tool/tests/data/live-report dot --report 6
