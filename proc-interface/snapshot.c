@@ -878,19 +878,34 @@ static int lone_export_file(const char *path, const char *name, size_t n,
 			    struct ld_diag *d)
 {
 	const char *slash = strrchr(path, '/');
-	int dl = slash ? (int)(slash - path) : 1;
+	const char *base = slash ? slash + 1 : path;
+	int dl = slash ? (int)(slash - path) : 0;
+	char full[64];
+	bool known = false;
+	size_t i;
 
-	/* a pipe (/dev/fd/N) or /proc has no directory worth naming */
-	if (!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
+	snprintf(full, sizeof(full), "lockdep/%.*s", (int)n, name);
+	for (i = 0; i < ARRAY_SIZE(known_sections); i++)
+		known |= !strcmp(full, known_sections[i]);
+	while (dl > 1 && path[dl - 1] == '/') /* "lockdep//deps" */
+		dl--;
+	/*
+	 * Its directory only where the directory form would find it: under
+	 * its kernel name, and a name this reader knows; not a pipe
+	 * (/dev/fd/N) or /proc
+	 */
+	if (!known || strlen(base) != n || memcmp(base, name, n) ||
+	    !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
 		return ld_diagf(
 			d,
-			"%s:1: '%.*s' is one file of the debugfs export and is not read alone: give the directory holding a copy of all of /sys/kernel/debug/lockdep/ instead",
-			path, (int)n, name);
+			"%s:1: '%.*s' is %s and is not read alone: give the directory holding a copy of all of /sys/kernel/debug/lockdep/ instead",
+			path, (int)n, name,
+			known ? "one file of the debugfs export" :
+				"a file of a newer kernel's debugfs export, not known to this reader,");
 	return ld_diagf(
 		d,
 		"%s:1: '%.*s' is one file of the debugfs export and is not read alone: give its directory instead (-s %.*s)",
-		path, (int)n, name, dl ? dl : 1,
-		!slash ? "." : path);
+		path, (int)n, name, dl ? dl : 1, !slash ? "." : path);
 }
 
 /* The version of a snapshot file, 0 if @data is not one. */

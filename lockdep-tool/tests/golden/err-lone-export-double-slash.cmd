@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/handmade/export/lockdep//deps info

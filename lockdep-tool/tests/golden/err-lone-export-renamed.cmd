@@ -1,0 +1,1 @@
+-s lockdep-tool/tests/data/lone-export-renamed/deps.txt info
