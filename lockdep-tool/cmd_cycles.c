@@ -162,9 +162,11 @@ int cmd_cycles(struct ctx *ctx, struct cmd_args *a)
 				cs.deepened_to,
 				cs.deepened_to == 1 ? "" : "es");
 		if (cs.nr_weak && !a->set[O_WEAK])
+			/* a search cut short has counted those it met */
 			fprintf(f,
-				"%u weak cycle%s through recursive read locks left out (--weak lists them)\n",
-				cs.nr_weak, cs.nr_weak == 1 ? " goes" : "s go");
+				"%s%u weak cycle%s through recursive read locks left out (--weak lists them)\n",
+				cs.truncated ? "at least " : "", cs.nr_weak,
+				cs.nr_weak == 1 ? " goes" : "s go");
 		if (cs.nr && !cs.types_known)
 			fputs("dependency types unknown on these cycles: each counts as a deadlock\n",
 			      f);
