@@ -50,8 +50,9 @@ static void text_wait(FILE *f, const struct ld_model *m, struct ld_num w,
 	else if (name)
 		fputs(name, f);
 	else if (w.v == LD_WAIT_CONFIG)
-		fputs("3 (config with CONFIG_PROVE_RAW_LOCK_NESTING, else sleep: no class here says which)",
-		      f);
+		fprintf(f, "3 (config with CONFIG_PROVE_RAW_LOCK_NESTING, else sleep: %s)",
+			m->merge ? "not every snapshot says which" :
+				   "no class here says which");
 	else
 		fprintf(f, "%lld (a newer kernel's)", (long long)w.v);
 }
@@ -95,9 +96,9 @@ static void show_text(struct ctx *ctx, uint32_t id)
 		      f);
 	} else if (c->key_sym.len) {
 		out_str(f, c->key_sym);
-	} else if (c->key_dynamic) {
+	} else if (c->key_not_static) {
 		/* lockdep-debugfs.rst: '-', not a static object */
-		fputs("dynamic, no symbol (not a static object: lockdep_register_key(), or init data freed after boot)",
+		fputs("not a static object, no symbol (a dynamic key of lockdep_register_key(), or one in init data freed since boot)",
 		      f);
 	} else if (c->key_hash_known) {
 		fprintf(f, "%016llx (hashed pointer, valid for this boot only)",

@@ -67,10 +67,10 @@ void json_class(struct jw *w, const struct ld_model *m, uint32_t id, bool brief)
 		jw_strn(w, c->key_sym.s, c->key_sym.len);
 	else
 		jw_null(w);
-	/* the export tells: '-' dynamic, a symbol or '?' static */
-	jw_key(w, "key_dynamic");
-	if (c->key_dynamic || c->key_sym.len)
-		jw_bool(w, c->key_dynamic);
+	/* the export tells: a symbol or '?' static, '-' not */
+	jw_key(w, "key_static");
+	if (c->key_not_static || c->key_sym.len)
+		jw_bool(w, !c->key_not_static);
 	else
 		jw_null(w);
 	jw_key(w, "key_hash");

@@ -109,7 +109,7 @@ struct ld_class {
 	struct ld_str key_sym; /* %ps of the key (export), or empty */
 	uint64_t key_hash; /* %p of the key (/proc), per boot */
 	bool key_hash_known;
-	bool key_dynamic; /* export key '-': not a static object (a key of
+	bool key_not_static; /* export key '-': not a static object (a key of
 			   * lockdep_register_key(), or in init data freed
 			   * since boot), so no symbol */
 	bool base_is_key; /* no class->name: name is the key sym */

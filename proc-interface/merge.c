@@ -470,7 +470,7 @@ static uint32_t class_copy(struct mbuild *b, const struct ld_model *src,
 		return LD_NONE;
 	n->key_hash = s->key_hash;
 	n->key_hash_known = s->key_hash_known;
-	n->key_dynamic = s->key_dynamic;
+	n->key_not_static = s->key_not_static;
 	n->name_version = s->name_version;
 	n->subclass = s->subclass;
 	n->base_is_key = s->base_is_key;
@@ -520,9 +520,9 @@ static void class_fold(struct ld_model *m, uint32_t id,
 			ld_arena_str(m->arena, s->key_sym.s, s->key_sym.len);
 	/* a key with a symbol (or '?') is static: that wins */
 	if (n->key_sym.len || s->key_sym.len)
-		n->key_dynamic = false;
+		n->key_not_static = false;
 	else
-		n->key_dynamic |= s->key_dynamic;
+		n->key_not_static |= s->key_not_static;
 	/* hashed keys of another boot: no longer one key */
 	if (n->key_hash_known &&
 	    (!s->key_hash_known || s->key_hash != n->key_hash))

@@ -279,7 +279,7 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 			 * kernel prints it when !static_obj(key), true of
 			 * init data after boot too
 			 */
-			c->key_dynamic = true;
+			c->key_not_static = true;
 		} else {
 			c->key_sym = ld_arena_str(m->arena, ts, tl);
 			if (!c->key_sym.s)

@@ -116,7 +116,7 @@ static inline int mc_class(const struct ld_class *a, const struct ld_class *b)
 {
 	return mc_str(a->name, b->name) || mc_str(a->base, b->base) ||
 	       mc_str(a->key_sym, b->key_sym) ||
-	       a->key_dynamic != b->key_dynamic || a->usage != b->usage ||
+	       a->key_not_static != b->key_not_static || a->usage != b->usage ||
 	       a->usage_known != b->usage_known || mc_num(a->kid, b->kid) ||
 	       mc_num(a->ops, b->ops) || mc_num(a->fd, b->fd) ||
 	       mc_num(a->bd, b->bd) || mc_num(a->nr_after, b->nr_after) ||

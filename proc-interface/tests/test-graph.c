@@ -975,9 +975,9 @@ static void test_crossboot_keys(void)
 		ld_model_free(b);
 		return report("crossboot_key_symbols");
 	}
-	CHECK(a->classes[cls(a, "y")].key_dynamic);
+	CHECK(a->classes[cls(a, "y")].key_not_static);
 	CHECK(!a->classes[cls(a, "y")].key_sym.len);
-	CHECK(!a->classes[cls(a, "x")].key_dynamic);
+	CHECK(!a->classes[cls(a, "x")].key_not_static);
 	CHECK(!ld_match_classes(a, b, &mt));
 	CHECK_EQ(mt.a_to_b[cls(a, "x")], cls(b, "x#2"));
 	CHECK_EQ(mt.a_to_b[cls(a, "x#2")], cls(b, "x"));
@@ -994,9 +994,9 @@ static void test_crossboot_keys(void)
 		CHECK_EQ(u->nr_classes, 5);
 		cls(u, "x#3");
 		/* dynamic in every boot stays so; a symbol anywhere wins */
-		CHECK(u->classes[cls(u, "y")].key_dynamic);
-		CHECK(!u->classes[cls(u, "x")].key_dynamic);
-		CHECK(!u->classes[cls(u, "z")].key_dynamic);
+		CHECK(u->classes[cls(u, "y")].key_not_static);
+		CHECK(!u->classes[cls(u, "x")].key_not_static);
+		CHECK(!u->classes[cls(u, "z")].key_not_static);
 		CHECK_EQ(u->classes[cls(u, "z")].key_sym.len, 3);
 		ld_model_free(u);
 	}

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/export-6.12.118-workload -s proc-interface/fixtures/handmade/export show batched_entropy_u8.lock
