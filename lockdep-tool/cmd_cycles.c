@@ -28,7 +28,8 @@ static const char *stop_text(const struct ld_cycles *cs, unsigned long max,
 	case LD_PATHS_LENGTH:
 		snprintf(buf, size, "at --length %lu", len);
 		break;
-	default:
+	case LD_PATHS_WORK:
+	default: /* a search cut short names one of the three */
 		snprintf(buf, size, "at its work bound");
 	}
 	return buf;

@@ -21,7 +21,7 @@ static void print_path(struct ctx *ctx, const uint32_t *deps, uint32_t n,
 	uint32_t i;
 
 	text_chain_of(ctx->out, m, deps, n, false);
-	fprintf(ctx->out, "  (%u hop%s%s)\n", n, n == 1 ? "" : "s",
+	fprintf(ctx->out, "  (%u hop%s%s)\n", n, ld_plural(n, "", "s"),
 		weak ? ", weak: not a deadlock path by lockdep's rule" :
 		walk ? ", undecided: passes a class twice" : "");
 	if (walk)
@@ -46,7 +46,8 @@ static void print_stop(FILE *f, const struct ld_paths *ps, unsigned long max,
 			"(stopped at --length %lu: there may be longer paths)\n",
 			len);
 		break;
-	default:
+	case LD_PATHS_WORK:
+	default: /* a search cut short names one of the three */
 		fprintf(f,
 			"(stopped by the search's work bound after %u path%s: every path of up to %u hop%s is listed, there may be longer ones)\n",
 			ps->nr, ld_plural(ps->nr, "", "s"), ps->complete_len,
@@ -155,7 +156,7 @@ int cmd_path(struct ctx *ctx, struct cmd_args *a)
 			if (ps.truncated)
 				fprintf(ctx->out, " of up to %u hop%s",
 					ps.complete_len,
-					ps.complete_len == 1 ? "" : "s");
+					ld_plural(ps.complete_len, "", "s"));
 			fputs(m->have.dep_types ? " (strong paths only)\n" :
 						  "\n",
 			      ctx->out);

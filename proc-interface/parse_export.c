@@ -741,9 +741,10 @@ add:
 		return ret;
 	if (dangling) {
 		m->nr_unresolved += dangling;
-		ld_warn(m, "%s: %u %s to unknown classes or traces",
-			s->origin, dangling,
-			ld_plural(dangling, "reference", "references"));
+		ld_warn(m, "%s: %u %s", s->origin, dangling,
+			ld_plural(dangling,
+				  "reference to an unknown class or trace",
+				  "references to unknown classes or traces"));
 	}
 	if (unknown_types)
 		ld_warn(m, "%s: %u %s with a type name this reader does not know (a newer kernel's): %s unknown",
@@ -845,9 +846,10 @@ static int parse_usage(struct ld_model *m, const struct ld_section *s,
 			ld_plural(missing, "its", "their"));
 	if (dangling) {
 		m->nr_unresolved += dangling;
-		ld_warn(m, "%s: %u %s to unknown classes or traces",
-			s->origin, dangling,
-			ld_plural(dangling, "reference", "references"));
+		ld_warn(m, "%s: %u %s", s->origin, dangling,
+			ld_plural(dangling,
+				  "reference to an unknown class or trace",
+				  "references to unknown classes or traces"));
 	}
 	if (unknown_states)
 		ld_warn(m, "%s: %u usage %s of states this reader does not know (a newer kernel's): ignored",
@@ -1060,10 +1062,11 @@ static int parse_chain_lines(struct ld_model *m, const struct ld_section *s,
 	if (ret < 0)
 		return ret;
 	if (m->nr_unresolved > unresolved)
-		ld_warn(m, "%s: %u %s to unknown classes", s->origin,
+		ld_warn(m, "%s: %u %s", s->origin,
 			m->nr_unresolved - unresolved,
-			ld_plural(m->nr_unresolved - unresolved, "reference",
-				  "references"));
+			ld_plural(m->nr_unresolved - unresolved,
+				  "reference to an unknown class",
+				  "references to unknown classes"));
 	m->have.chains = true;
 	m->have.chain_keys = true;
 	*fout = f;

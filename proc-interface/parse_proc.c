@@ -1257,10 +1257,11 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 		if (unresolved) {
 			m->nr_unresolved += unresolved;
 			ld_warn(m,
-				"%s: %u chain %s classes that are not listed in the class list",
+				"%s: %u chain %s not listed in the class list",
 				cs->origin, unresolved,
-				ld_plural(unresolved, "entry names",
-					  "entries name"));
+				ld_plural(unresolved,
+					  "entry names a class that is",
+					  "entries name classes that are"));
 		}
 	}
 	ld_phase(m, cs ? "lockdep deps and chains" : "lockdep deps", t);

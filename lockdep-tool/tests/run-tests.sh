@@ -657,7 +657,7 @@ rc=$?
 sed -i 's/^1 0x0000000000000042 1 3 1:0 0:0$/1 0x0000000000000042 1 2 1:0 77:0/' \
 	"$DUP/exm/lockdep/chains"
 "$ASAN_BIN" -s "$DUP/exm" info > /dev/null 2> "$DUP/err"
-grep -q 'exm/lockdep/chains: 1 reference to unknown classes' "$DUP/err" &&
+grep -q 'exm/lockdep/chains: 1 reference to an unknown class' "$DUP/err" &&
 	grep -q 'exm/lockdep: unknown ids although every file has one generation' "$DUP/err" ||
 	ex_fail="$ex_fail [dangling: $(head -c 300 "$DUP/err")]"
 if [ -z "$ex_fail" ]; then ok export_messages_name_their_file
