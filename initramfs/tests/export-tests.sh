@@ -397,12 +397,20 @@ t_stats_counts() {
 		stack_trace_entries debug_locks zapped_classes \
 		max_classes max_list_entries max_chains max_chain_hlocks \
 		max_stack_trace_entries bfs_queue_size max_lock_depth \
-		max_subclasses; do
+		max_subclasses prove_raw_lock_nesting; do
 		if ! records "$1/stats" | grep -q "^$k [0-9][0-9]*\$"; then
 			echo "# stats: no $k"
 			rc=1
 		fi
 	done
+	# a wait type 4 (LD_WAIT_SLEEP) exists only with raw lock nesting
+	nest=$(xstat "$1/stats" prove_raw_lock_nesting)
+	fours=$(records "$1/classes" | awk '$7 == 4 || $8 == 4' | wc -l)
+	case "$nest:$fours" in
+	0:0 | 1:[1-9]*) ;;
+	*)	echo "# stats: prove_raw_lock_nesting '$nest' with $fours classes of wait type 4"
+		rc=1 ;;
+	esac
 	return $rc
 }
 
@@ -455,7 +463,7 @@ selftest() {
 	dist1=$(records "$SNAP/deps" | awk '$3 == 1 { print; exit }')
 
 	echo "KTAP version 1"
-	echo "1..14"
+	echo "1..15"
 	SN=1
 	if out=$(sh "$SELF" "$SNAP"); then
 		echo "ok 1 baseline"
@@ -488,6 +496,8 @@ selftest() {
 		sed 's/^\( lock-classes: *\)[0-9]*/\19999999/'
 	mutate chain_count stats_counts chains \
 		awk '!/^#/ && !done { done = 1; next } 1'
+	mutate wait_numbering stats_counts stats \
+		sed 's/^prove_raw_lock_nesting 1$/prove_raw_lock_nesting 0/'
 }
 
 case $1 in
