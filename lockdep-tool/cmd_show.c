@@ -51,7 +51,7 @@ static void text_wait(FILE *f, const struct ld_model *m, struct ld_num w,
 		fputs(name, f);
 	else if (w.v == LD_WAIT_CONFIG)
 		fprintf(f, "3 (config with CONFIG_PROVE_RAW_LOCK_NESTING, else sleep: %s)",
-			m->merge ? "not every snapshot says which" :
+			m->merge ? "the snapshots do not all tell the same" :
 				   "no class here says which");
 	else
 		fprintf(f, "%lld (a newer kernel's)", (long long)w.v);

@@ -151,8 +151,9 @@ const char *ld_irq_ctx_str(unsigned int ctx); /* kernel's spelling */
  * enum lockdep_wait_type (include/linux/lockdep_types.h): 0 LD_WAIT_INV
  * (not checked), 1 FREE, 2 SPIN, then 3 CONFIG and 4 SLEEP with
  * CONFIG_PROVE_RAW_LOCK_NESTING, else 3 SLEEP (CONFIG is then SPIN).
- * The export gives the numbers only: m->have.wait_config says a class
- * has 4, so 3 is CONFIG.
+ * The export's stats say which (prove_raw_lock_nesting); without that
+ * key (older captures), a class with 4 shows 3 is CONFIG:
+ * m->have.wait_config, m->have.wait_plain.
  */
 enum {
 	LD_WAIT_INV,
@@ -163,7 +164,7 @@ enum {
 };
 struct ld_model;
 /* "inv" "free" "spin" "config" "sleep"; NULL when @m cannot tell (3
- * without a 4 anywhere) or @v is a newer kernel's */
+ * without stats' word or a 4 anywhere) or @v is a newer kernel's */
 const char *ld_wait_name(const struct ld_model *m, int64_t v);
 /* enum lockdep_lock_type: "normal" "percpu" "wait-override", else NULL */
 const char *ld_lock_type_name(int64_t v);
@@ -293,7 +294,9 @@ struct ld_have {
 	bool traces; /* stacks of dependencies */
 	bool usage_traces;
 	bool wait_types;
-	bool wait_config; /* a wait type 4 seen: numbered with LD_WAIT_CONFIG */
+	bool wait_config; /* a wait type 4 seen, or stats' prove_raw_lock_nesting
+			   * 1: numbered with LD_WAIT_CONFIG */
+	bool wait_plain; /* stats' prove_raw_lock_nesting 0: 3 is LD_WAIT_SLEEP */
 	bool chains;
 	bool chain_keys; /* chain_key + per element read state */
 	bool stats;

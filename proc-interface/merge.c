@@ -743,7 +743,7 @@ int ld_merge(struct ld_model **out, struct ld_model *const *in, uint32_t n,
 	uint8_t *cls_how = NULL;
 	struct ld_str *cls_name = NULL;
 	uint32_t acls = 0;
-	int ret = -ENOMEM, cfg = -1;
+	int ret = -ENOMEM, cfg = -1, plain = -1;
 
 	d->msg[0] = '\0';
 	*out = NULL;
@@ -777,12 +777,16 @@ int ld_merge(struct ld_model **out, struct ld_model *const *in, uint32_t n,
 	m->have.usage = m->have.deps = m->have.dep_all_distances = true;
 	m->have.dep_types = m->have.traces = m->have.usage_traces = true;
 	m->have.wait_types = m->have.chains = m->have.chain_keys = true;
-	/* of the boots with wait types, each must tell 3 is CONFIG */
+	/* of the boots with wait types, each must tell 3 is CONFIG (SLEEP) */
 	for (s = 0; s < n; s++)
-		if (in[s]->have.wait_types)
+		if (in[s]->have.wait_types) {
 			cfg = cfg < 0 ? in[s]->have.wait_config :
 					cfg && in[s]->have.wait_config;
+			plain = plain < 0 ? in[s]->have.wait_plain :
+					    plain && in[s]->have.wait_plain;
+		}
 	m->have.wait_config = cfg > 0;
+	m->have.wait_plain = plain > 0;
 	for (s = 0; s < n; s++) {
 		const struct ld_model *src = in[s];
 		struct ld_match mt = { 0 };

@@ -140,7 +140,10 @@ const char *ld_wait_name(const struct ld_model *m, int64_t v)
 {
 	static const char *const s[] = { "inv", "free", "spin", "config",
 					 "sleep" };
+	static const char *const plain[] = { "inv", "free", "spin", "sleep" };
 
+	if (m->have.wait_plain)
+		return v >= 0 && v <= 3 ? plain[v] : NULL;
 	if (v == LD_WAIT_CONFIG && !m->have.wait_config)
 		return NULL; /* LD_WAIT_CONFIG, or LD_WAIT_SLEEP without it */
 	return v >= 0 && v <= LD_WAIT_SLEEP ? s[v] : NULL;

@@ -1211,6 +1211,24 @@ done:
 }
 
 /*
+ * How classes number wait types, where stats says (lockdep-debugfs.rst:
+ * prove_raw_lock_nesting; older exports have no such key, and a class
+ * with 4 is the only sign then).  A 4 with the key at 0 cannot be.
+ */
+static void wait_numbering(struct ld_model *m, const char *origin)
+{
+	const struct ld_stat *st = ld_stat_get(m, "prove_raw_lock_nesting");
+
+	if (!st)
+		return;
+	if (!st->value && m->have.wait_config)
+		ld_warn(m, "%s: prove_raw_lock_nesting 0, but a class has wait type 4 (LD_WAIT_SLEEP only with it): not one kernel's files?",
+			origin);
+	m->have.wait_config = st->value != 0;
+	m->have.wait_plain = !st->value;
+}
+
+/*
  * With every generation equal, the counts in stats that lockdep changes
  * under the graph lock match the records (the format's promise; stats
  * may count chains still being freed): a file that says otherwise is
@@ -1363,6 +1381,7 @@ stats:
 		if (ret)
 			goto out;
 		seen[LD_EX_STATS] = true;
+		wait_numbering(m, files[LD_EX_STATS]->origin);
 		ld_phase(m, "stats", t);
 	}
 	for (i = 0; i < LD_EX_NR; i++) {

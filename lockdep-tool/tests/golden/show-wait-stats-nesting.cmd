@@ -1,0 +1,1 @@
+-s lockdep-tool/tests/data/export-wait-nesting show '&dev->mutex'
