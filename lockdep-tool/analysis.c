@@ -140,16 +140,26 @@ void json_unknowns(struct jw *w, const struct ld_model *m)
 		jw_null(w);
 }
 
-const char *stop_word(unsigned int stop)
+void json_search_stop(struct jw *w, bool truncated, unsigned int stop,
+		      uint32_t complete_len)
 {
 	static const char *const word[] = {
-		[LD_PATHS_DONE] = "none",
 		[LD_PATHS_MAX] = "max",
 		[LD_PATHS_LENGTH] = "length",
 		[LD_PATHS_WORK] = "work",
 	};
 
-	return stop < sizeof(word) / sizeof(word[0]) ? word[stop] : "none";
+	jw_kbool(w, "truncated", truncated);
+	jw_key(w, "stopped_by");
+	if (truncated && stop < sizeof(word) / sizeof(word[0]) && word[stop])
+		jw_str(w, word[stop]);
+	else
+		jw_null(w);
+	jw_key(w, "complete_up_to_length");
+	if (truncated)
+		jw_uint(w, complete_len);
+	else
+		jw_null(w);
 }
 
 int need_deps(struct ctx *ctx)

@@ -34,8 +34,12 @@ void json_hops(struct jw *w, const struct ld_model *m, const uint32_t *deps,
  * dependency types, stacks, distance > 1 entries. */
 void text_unknowns(FILE *f, const struct ld_model *m, const char *indent);
 void json_unknowns(struct jw *w, const struct ld_model *m);
-/* JSON "stopped_by" of a search, by its LD_PATHS_* stop reason */
-const char *stop_word(unsigned int stop);
+/*
+ * A bounded search's end as JSON: truncated, stopped_by (its LD_PATHS_*
+ * reason) and complete_up_to_length, both null when it was not cut short
+ */
+void json_search_stop(struct jw *w, bool truncated, unsigned int stop,
+		      uint32_t complete_len);
 /* Refuse a model without dependencies, with a message; EXIT_OK if fine. */
 int need_deps(struct ctx *ctx);
 /* The classes A and B of a query about their dependencies (need_deps()). */

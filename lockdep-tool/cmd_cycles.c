@@ -82,17 +82,7 @@ int cmd_cycles(struct ctx *ctx, struct cmd_args *a)
 		jw_kint(&w, "components", cs.nr_components);
 		jw_kint(&w, "largest_component", cs.largest_component);
 		jw_kint(&w, "weak_cycles", cs.nr_weak);
-		jw_kbool(&w, "truncated", cs.truncated);
-		jw_key(&w, "stopped_by");
-		if (cs.truncated)
-			jw_str(&w, stop_word(cs.stop));
-		else
-			jw_null(&w);
-		jw_key(&w, "complete_up_to_length");
-		if (cs.truncated)
-			jw_uint(&w, cs.deepened_to);
-		else
-			jw_null(&w);
+		json_search_stop(&w, cs.truncated, cs.stop, cs.deepened_to);
 		jw_key(&w, "cycles");
 		jw_arr_start(&w);
 		for (i = 0; i < cs.nr; i++) {

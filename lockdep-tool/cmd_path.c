@@ -106,17 +106,7 @@ int cmd_path(struct ctx *ctx, struct cmd_args *a)
 		json_unknowns(&w, m);
 		jw_kbool(&w, "found", found > 0 && !weak);
 		jw_kbool(&w, "weak_only", weak);
-		jw_kbool(&w, "truncated", ps.truncated);
-		jw_key(&w, "stopped_by");
-		if (ps.truncated)
-			jw_str(&w, stop_word(ps.stop));
-		else
-			jw_null(&w);
-		jw_key(&w, "complete_up_to_length");
-		if (ps.truncated)
-			jw_uint(&w, ps.complete_len);
-		else
-			jw_null(&w);
+		json_search_stop(&w, ps.truncated, ps.stop, ps.complete_len);
 		jw_key(&w, "paths");
 		jw_arr_start(&w);
 		if (a->set[O_ALL]) {
