@@ -62,7 +62,7 @@ int cmd_path(struct ctx *ctx, struct cmd_args *a)
 	struct ld_paths ps = { 0 };
 	struct ld_path p = { 0 };
 	uint32_t from, to, i;
-	bool weak = false;
+	bool weak = false, beyond = false;
 	int ret, found;
 
 	if (!opt_uint(ctx, a, O_MAX, "max", 1000000, &max, &ret) ||
@@ -83,6 +83,20 @@ int cmd_path(struct ctx *ctx, struct cmd_args *a)
 			return EXIT_DATA;
 		}
 		found = ps.nr > 0;
+		/*
+		 * The work bound, not the graph, left the list empty: whether
+		 * a strong path exists (the exit status) is the shortest-path
+		 * search's to say, as without --all
+		 */
+		if (!found && ps.truncated && ps.stop == LD_PATHS_WORK) {
+			found = ld_shortest_path(m, from, to, true, &p);
+			if (found < 0) {
+				ld_paths_free(&ps);
+				err_msg("out of memory");
+				return EXIT_DATA;
+			}
+			beyond = found > 0;
+		}
 	} else {
 		found = ld_shortest_path(m, from, to, true, &p);
 		if (!found) {
@@ -153,6 +167,10 @@ int cmd_path(struct ctx *ctx, struct cmd_args *a)
 		}
 		if (ps.truncated)
 			print_stop(ctx->out, &ps, max, len);
+		if (beyond)
+			fprintf(ctx->out,
+				"a strong path exists all the same, of %u hop%s: 'path' without --all shows it\n",
+				p.nr, ld_plural(p.nr, "", "s"));
 		text_unknowns(ctx->out, m, "");
 	} else if (found > 0) {
 		print_path(ctx, p.deps, p.nr, true, weak, p.walk);

@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/dense-far -j path df_src df_dst --all --max 0
