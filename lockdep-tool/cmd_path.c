@@ -169,7 +169,9 @@ int cmd_path(struct ctx *ctx, struct cmd_args *a)
 			print_stop(ctx->out, &ps, max, len);
 		if (beyond)
 			fprintf(ctx->out,
-				"a strong path exists all the same, of %u hop%s: 'path' without --all shows it\n",
+				"%s, of %u hop%s: 'path' without --all shows it\n",
+				p.walk ? "a strong walk exists all the same, passing a class twice (undecided)" :
+					 "a strong path exists all the same",
 				p.nr, ld_plural(p.nr, "", "s"));
 		text_unknowns(ctx->out, m, "");
 	} else if (found > 0) {
