@@ -7,6 +7,7 @@
 #define LD_INTERNAL_H
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
@@ -262,6 +263,8 @@ static inline bool ld_lines_next(struct ld_lines *l, const char **line,
 extern bool ld_fast_paths;
 /* ... and the second threads, to compare with one thread doing it all */
 extern bool ld_parallel;
+/* pthread_create() with default attributes, started on another CPU */
+int ld_thread_create(pthread_t *th, void *(*fn)(void *), void *arg);
 /*
  * The size of /proc/lockdep_chains from which two threads share it (4 MiB;
  * the tests make it 0, to split the small files of the fixtures too)

@@ -1518,7 +1518,7 @@ int ld_fd_bd_all(const struct ld_model *cm)
 		job[i].todo = todo;
 		job[i].res = res + i * (n + 1);
 	}
-	threaded = !pthread_create(&th, NULL, fdbd_run, &job[1]);
+	threaded = !ld_thread_create(&th, fdbd_run, &job[1]);
 	fdbd_run(&job[0]);
 	if (threaded)
 		pthread_join(th, NULL);
@@ -1573,7 +1573,7 @@ void ld_index_chains_start(struct ld_model *m)
 		return;
 	j->m = m;
 	j->ret = 0;
-	if (pthread_create(&j->th, NULL, chain_index_run, j)) {
+	if (ld_thread_create(&j->th, chain_index_run, j)) {
 		free(j);
 		return;
 	}

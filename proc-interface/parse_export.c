@@ -1173,7 +1173,7 @@ static int chains_start(struct chains_job *j, struct ld_model *m,
 		return -ENOMEM;
 	/* small files are not worth a thread */
 	j->threaded = ld_parallel && j->t != m && s->len >= (1u << 20);
-	if (j->threaded && pthread_create(&j->th, NULL, chains_run, j))
+	if (j->threaded && ld_thread_create(&j->th, chains_run, j))
 		j->threaded = false;
 	return 0;
 }

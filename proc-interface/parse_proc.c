@@ -1108,7 +1108,7 @@ static bool chain_half_start(struct chain_half *h,
 	    chain_part_lines(&h->l, &h->st, cs, at, split))
 		goto fail;
 	h->cx.dict = &h->dict;
-	if (!pthread_create(&h->th, NULL, chain_half_run, h))
+	if (!ld_thread_create(&h->th, chain_half_run, h))
 		return true;
 fail:
 	ld_stream_buf_free(h->st.buf);

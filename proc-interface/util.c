@@ -5,6 +5,7 @@
  */
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -172,6 +173,64 @@ struct ld_str ld_arena_str(struct ld_arena *a, const char *s, size_t len)
 
 bool ld_fast_paths = true;
 bool ld_parallel = true;
+
+struct thread_start {
+	void *(*fn)(void *);
+	void *arg;
+	cpu_set_t mask; /* to give back, once running */
+	bool pinned;
+};
+
+static void *thread_trampoline(void *p)
+{
+	struct thread_start s = *(struct thread_start *)p;
+
+	free(p);
+	if (s.pinned) /* a hint: where it runs now, it may stay */
+		pthread_setaffinity_np(pthread_self(), sizeof(s.mask), &s.mask);
+	return s.fn(s.arg);
+}
+
+/*
+ * pthread_create(), for a thread that works beside this one from its
+ * first moment: started on another CPU than this thread's.  Left to
+ * itself, the scheduler may start it on this CPU (seen in virtual
+ * machines of 2 CPUs: about half of the loads), and the two then share
+ * one CPU for a time slice, 4 ms, while the other idles; a full-capacity
+ * load takes 25 ms.  Once it runs, the thread may go anywhere again.
+ */
+int ld_thread_create(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+	struct thread_start *s = malloc(sizeof(*s));
+	pthread_attr_t attr;
+	cpu_set_t other;
+	int me, ret;
+
+	if (!s)
+		return ENOMEM;
+	s->fn = fn;
+	s->arg = arg;
+	s->pinned = false;
+	ret = pthread_attr_init(&attr);
+	if (ret) {
+		free(s);
+		return ret;
+	}
+	/* more than CPU_SETSIZE CPUs (EINVAL): wherever it starts */
+	if (!sched_getaffinity(0, sizeof(s->mask), &s->mask) &&
+	    (me = sched_getcpu()) >= 0 && me < CPU_SETSIZE &&
+	    CPU_ISSET(me, &s->mask) && CPU_COUNT(&s->mask) > 1) {
+		other = s->mask;
+		CPU_CLR(me, &other);
+		s->pinned = !pthread_attr_setaffinity_np(&attr, sizeof(other),
+							 &other);
+	}
+	ret = pthread_create(th, &attr, thread_trampoline, s);
+	pthread_attr_destroy(&attr);
+	if (ret)
+		free(s);
+	return ret;
+}
 
 /*
  * A large array is filled in order, so ld_grow() faults it in a window
