@@ -270,6 +270,8 @@ int ld_thread_create(pthread_t *th, void *(*fn)(void *), void *arg);
  * the tests make it 0, to split the small files of the fixtures too)
  */
 extern size_t ld_chain_split_min;
+/* ... and the export's chains file has a thread of its own (1 MiB) */
+extern size_t ld_chains_thread_min;
 
 /* Monotonic milliseconds, for ld_phase(). */
 static inline double ld_now_ms(void)
@@ -280,15 +282,21 @@ static inline double ld_now_ms(void)
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
+/* Record phase @name as having taken @ms. */
+static inline void ld_phase_ms(struct ld_model *m, const char *name, double ms)
+{
+	if (m->nr_phases < LD_MAX_PHASES) {
+		m->phases[m->nr_phases].name = name;
+		m->phases[m->nr_phases++].ms = ms;
+	}
+}
+
 /* Record phase @name as having taken from @t0 until now; returns now. */
 static inline double ld_phase(struct ld_model *m, const char *name, double t0)
 {
 	double now = ld_now_ms();
 
-	if (m->nr_phases < LD_MAX_PHASES) {
-		m->phases[m->nr_phases].name = name;
-		m->phases[m->nr_phases++].ms = now - t0;
-	}
+	ld_phase_ms(m, name, now - t0);
 	return now;
 }
 
@@ -514,6 +522,9 @@ void ld_name_hash_build(struct ld_model *m);
 int ld_model_finish(struct ld_model *m, struct ld_diag *d);
 /* The indexes ld_model_finish() builds unless a parser already did. */
 int ld_index_deps(struct ld_model *m);
+/* ld_index_deps() without the warning on duplicates: their number added */
+int ld_index_deps_quiet(struct ld_model *m, uint32_t *dups);
+void ld_warn_dup_deps(struct ld_model *m, uint32_t dups);
 int ld_index_chains(struct ld_model *m, uint32_t nr_classes);
 /* ... the chain index in a second thread, from now until the finish */
 void ld_index_chains_start(struct ld_model *m);

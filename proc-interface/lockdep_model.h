@@ -381,6 +381,8 @@ struct ld_model {
 	uint32_t nr_parts;
 	double load_start; /* ld_now_ms() when the model was made */
 	struct ld_index_job *index_job; /* the chain index, being built */
+	/* duplicate deps a parser's thread dropped: ld_model_finish() says */
+	uint32_t dup_deps;
 	struct ld_phase phases[LD_MAX_PHASES];
 	uint32_t nr_phases;
 };

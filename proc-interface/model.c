@@ -585,17 +585,34 @@ static uint32_t drop_duplicate_deps(struct ld_model *m, uint32_t *stamp)
 		if (m->deps[i].from != LD_NONE)
 			m->deps[j++] = m->deps[i];
 	m->nr_deps = j;
-	ld_warn(m, "%u dependency %s an earlier one: ignored", dups,
-		ld_plural(dups, "entry repeats", "entries repeat"));
 	return dups;
+}
+
+void ld_warn_dup_deps(struct ld_model *m, uint32_t dups)
+{
+	if (dups)
+		ld_warn(m, "%u dependency %s an earlier one: ignored", dups,
+			ld_plural(dups, "entry repeats", "entries repeat"));
+}
+
+int ld_index_deps(struct ld_model *m)
+{
+	uint32_t dups = 0;
+	int ret = ld_index_deps_quiet(m, &dups);
+
+	ld_warn_dup_deps(m, dups);
+	return ret;
 }
 
 /*
  * CSR adjacency in both directions, in dependency-list order; duplicate
- * dependencies dropped first.
+ * dependencies dropped first, and counted in *@dups.  Writes nothing else
+ * in @m but the deps: a second thread can build it while the first parses
+ * the files after deps.
  */
-int ld_index_deps(struct ld_model *m)
+int ld_index_deps_quiet(struct ld_model *m, uint32_t *dups)
 {
+	uint32_t dropped;
 	uint32_t n = m->nr_classes, i, *pos;
 	int ret;
 
@@ -624,10 +641,12 @@ int ld_index_deps(struct ld_model *m)
 	memcpy(pos, m->in_off, n * sizeof(uint32_t));
 	for (i = 0; i < m->nr_deps; i++)
 		m->in[pos[m->deps[i].to]++] = i;
-	if (!drop_duplicate_deps(m, pos)) {
+	dropped = drop_duplicate_deps(m, pos);
+	if (!dropped) {
 		free(pos);
 		return 0;
 	}
+	*dups += dropped;
 	ret = 1; /* again, without them: rare, so simply */
 drop:
 	free(pos);
@@ -636,7 +655,7 @@ drop:
 	free(m->out);
 	free(m->in);
 	m->out_off = m->in_off = m->out = m->in = NULL;
-	return ret < 0 ? ret : ld_index_deps(m);
+	return ret < 0 ? ret : ld_index_deps_quiet(m, dups);
 }
 
 /*
@@ -1607,7 +1626,10 @@ int ld_model_finish(struct ld_model *m, struct ld_diag *d)
 	if (!m->out_off) {
 		ret = ld_index_deps(m);
 		t = ld_phase(m, "adjacency", t);
+	} else {
+		ld_warn_dup_deps(m, m->dup_deps);
 	}
+	m->dup_deps = 0;
 	if (!ret)
 		ld_name_hash_build(m);
 	if (!ret && !m->name_hash)

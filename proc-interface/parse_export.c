@@ -257,7 +257,8 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 		size_t dl;
 
 		NEED_TOK("id");
-		if (!ld_tok_u64(ts, tl, &x) || x > UINT32_MAX)
+		/* LD_NONE marks an unknown class where ids are kept raw */
+		if (!ld_tok_u64(ts, tl, &x) || x >= LD_NONE)
 			BAD_FIELD("id");
 		ci = ld_add_class(m);
 		if (ci == LD_NONE)
@@ -864,6 +865,7 @@ static int parse_usage(struct ld_model *m, const struct ld_section *s,
  * "<id> 0x<key> <irq_context> <depth> <class>:<read>...\n" into *ch, its
  * locks after m's (committed here, on success only).  Reads FAST_SPAN
  * bytes for the fields before the locks, and checks before each lock.
+ * Without @ids the class ids are kept as they are (resolve_chain_locks()).
  */
 static inline const char *fast_chain(const char *p, const char *end,
 				     struct ld_model *m,
@@ -897,7 +899,7 @@ static inline const char *fast_chain(const char *p, const char *end,
 		    p[0] < '0' || p[0] > '2' ||
 		    p[1] != (i + 1 < depth ? ' ' : '\n'))
 			return NULL;
-		c = ld_map_get(ids, x);
+		c = ids ? ld_map_get(ids, x) : x; /* x < LD_NONE */
 		unresolved += c == LD_NONE;
 		m->chain_locks[base + i] = c;
 		m->chain_reads[base + i] = p[0] - '0';
@@ -938,6 +940,38 @@ static int chain_id_repeated(const struct ld_model *m, uint32_t first,
 	if (ld_map_put(seen, kid, 0, &old))
 		return -ENOMEM;
 	return old != LD_NONE;
+}
+
+static void unknown_classes_warn(struct ld_model *m, const struct ld_section *s,
+				 uint32_t before)
+{
+	if (m->nr_unresolved > before)
+		ld_warn(m, "%s: %u %s", s->origin, m->nr_unresolved - before,
+			ld_plural(m->nr_unresolved - before,
+				  "reference to an unknown class",
+				  "references to unknown classes"));
+}
+
+/*
+ * The chains' class ids, read before the classes were (@ids NULL in
+ * parse_chains()), to class indexes: LD_NONE and counted if unknown.
+ * @before: the count before the chains were read.
+ */
+static void resolve_chain_locks(struct ld_model *m, const struct ld_section *s,
+				const struct ld_map *ids, uint32_t before)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nr_chain_locks; i++) {
+		uint32_t x = m->chain_locks[i], c;
+
+		if (x == LD_NONE)
+			continue; /* counted when read */
+		c = ld_map_get(ids, x);
+		m->nr_unresolved += c == LD_NONE;
+		m->chain_locks[i] = c;
+	}
+	unknown_classes_warn(m, s, before);
 }
 
 /* parse_chains(), with @seen for chain_id_repeated(), freed by it */
@@ -1041,7 +1075,8 @@ static int parse_chain_lines(struct ld_model *m, const struct ld_section *s,
 				    colon[1] < '0' || colon[1] > '2')
 					BAD_FIELD("chain element");
 			}
-			c = ld_map_get(ids, x);
+			/* raw: an id no class can have is known unknown */
+			c = ids ? ld_map_get(ids, x) : x < LD_NONE ? x : LD_NONE;
 			if (c == LD_NONE)
 				m->nr_unresolved++;
 			m->chain_locks[m->nr_chain_locks] = c;
@@ -1061,12 +1096,8 @@ static int parse_chain_lines(struct ld_model *m, const struct ld_section *s,
 			       m->chains[m->nr_chains - 1].kid);
 	if (ret < 0)
 		return ret;
-	if (m->nr_unresolved > unresolved)
-		ld_warn(m, "%s: %u %s", s->origin,
-			m->nr_unresolved - unresolved,
-			ld_plural(m->nr_unresolved - unresolved,
-				  "reference to an unknown class",
-				  "references to unknown classes"));
+	if (ids)
+		unknown_classes_warn(m, s, unresolved);
 	m->have.chains = true;
 	m->have.chain_keys = true;
 	*fout = f;
@@ -1132,32 +1163,119 @@ static int parse_stats(struct ld_model *m, const struct ld_section *s,
 
 /*
  * The chains file refers to nothing but class ids: it is parsed while the
- * traces, deps and usage are, in a second thread when one can be started,
- * into a model of its own whose chains, counts and warnings are then moved
- * over in file order, so that the result is the same as one file after
- * the other.
+ * classes, traces, deps and usage are, in a second thread when one can be
+ * started, into a model of its own whose chains, counts and warnings are
+ * then moved over in file order, so that the result is the same as one
+ * file after the other.  That thread keeps the class ids as they are read
+ * and, once the other has read the classes (job_say(..., J_CLASSES)),
+ * turns them into class indexes and builds the chain index; then, once
+ * the deps are read too (J_DEPS), the dependency index of the main model,
+ * while the first thread parses the usage: unless the first thread, done
+ * before, took that back (job_take_back()).
  */
+enum { J_CLASSES, J_DEPS, J_NR };
+
+size_t ld_chains_thread_min = 1u << 20;
+
 struct chains_job {
 	struct ld_model *t; /* what parse_chains() writes */
+	struct ld_model *m; /* its deps: ld_index_deps_quiet() */
 	const struct ld_section *s;
-	const struct ld_map *ids; /* read only, by both threads */
+	const struct ld_map *ids; /* read only, once the classes are read */
 	uint32_t nr_classes;
 	struct ex_file f;
 	struct ld_diag d;
 	pthread_t th;
+	pthread_mutex_t lock;
+	pthread_cond_t said;
+	int state[J_NR]; /* 0 not yet, 1 read, -1 will not be (here) */
 	bool threaded;
+	bool adj_taken; /* by the second thread */
 	int ret;
+	/* the dependency index, when this thread built it */
+	bool adjacency;
+	int adj_ret;
+	double adj_ms;
+	uint32_t dups; /* dropped by whichever thread built it */
 };
+
+/*
+ * Wait for the first thread to say what became of @what: 1 there, -1 not
+ * (from here).  The deps, once there, are this thread's to index.
+ */
+static int job_wait(struct chains_job *j, int what)
+{
+	int st;
+
+	pthread_mutex_lock(&j->lock);
+	while (!j->state[what])
+		pthread_cond_wait(&j->said, &j->lock);
+	st = j->state[what];
+	if (what == J_DEPS && st > 0)
+		j->adj_taken = true;
+	pthread_mutex_unlock(&j->lock);
+	return st;
+}
+
+/*
+ * The first thread, with nothing else to do: the dependency index is
+ * its own to build unless the second thread began it (true: taken back).
+ */
+static bool job_take_back(struct chains_job *j)
+{
+	bool back;
+
+	if (!j->threaded)
+		return true;
+	pthread_mutex_lock(&j->lock);
+	back = !j->adj_taken;
+	if (back) {
+		j->state[J_DEPS] = -1;
+		pthread_cond_broadcast(&j->said);
+	}
+	pthread_mutex_unlock(&j->lock);
+	return back;
+}
+
+/* @what is in @m (@ok), or will not be from here: the second thread goes on */
+static void job_say(struct chains_job *j, int what, bool ok)
+{
+	if (!j->threaded) {
+		j->nr_classes = j->m->nr_classes;
+		return;
+	}
+	pthread_mutex_lock(&j->lock);
+	if (!j->state[what]) {
+		if (what == J_CLASSES)
+			j->nr_classes = j->m->nr_classes;
+		j->state[what] = ok ? 1 : -1;
+		pthread_cond_broadcast(&j->said);
+	}
+	pthread_mutex_unlock(&j->lock);
+}
 
 static void *chains_run(void *arg)
 {
 	struct chains_job *j = arg;
+	uint32_t before = j->t->nr_unresolved;
+	double t;
 
 	j->d.msg[0] = '\0';
-	j->ret = parse_chains(j->t, j->s, j->ids, &j->f, &j->d);
+	j->ret = parse_chains(j->t, j->s, j->threaded ? NULL : j->ids, &j->f,
+			      &j->d);
+	if (!j->threaded)
+		return NULL;
+	if (job_wait(j, J_CLASSES) < 0 || j->ret)
+		return NULL;
+	resolve_chain_locks(j->t, j->s, j->ids, before);
 	/* and, while the other thread still parses, the chain index */
-	if (!j->ret && j->threaded)
-		j->ret = ld_index_chains(j->t, j->nr_classes);
+	j->ret = ld_index_chains(j->t, j->nr_classes);
+	if (j->ret || job_wait(j, J_DEPS) < 0)
+		return NULL;
+	t = ld_now_ms();
+	j->adjacency = true;
+	j->adj_ret = ld_index_deps_quiet(j->m, &j->dups);
+	j->adj_ms = ld_now_ms() - t;
 	return NULL;
 }
 
@@ -1167,14 +1285,23 @@ static int chains_start(struct chains_job *j, struct ld_model *m,
 	memset(j, 0, sizeof(*j));
 	j->s = s;
 	j->ids = ids;
-	j->nr_classes = m->nr_classes;
+	j->m = m;
 	j->t = m->nr_chains || m->nr_chain_locks ? m : ld_model_new();
 	if (!j->t)
 		return -ENOMEM;
 	/* small files are not worth a thread */
-	j->threaded = ld_parallel && j->t != m && s->len >= (1u << 20);
-	if (j->threaded && ld_thread_create(&j->th, chains_run, j))
+	j->threaded = ld_parallel && j->t != m && s->len >= ld_chains_thread_min;
+	if (j->threaded && pthread_mutex_init(&j->lock, NULL)) {
 		j->threaded = false;
+	} else if (j->threaded && pthread_cond_init(&j->said, NULL)) {
+		pthread_mutex_destroy(&j->lock);
+		j->threaded = false;
+	} else if (j->threaded &&
+		   ld_thread_create(&j->th, chains_run, j)) {
+		pthread_cond_destroy(&j->said);
+		pthread_mutex_destroy(&j->lock);
+		j->threaded = false;
+	}
 	return 0;
 }
 
@@ -1185,10 +1312,21 @@ static int chains_finish(struct chains_job *j, struct ld_model *m, int ret,
 	struct ld_model *t = j->t;
 	uint32_t i;
 
-	if (j->threaded)
+	if (j->threaded) {
+		/* unless said before */
+		job_say(j, J_CLASSES, false);
+		job_say(j, J_DEPS, false);
 		pthread_join(j->th, NULL);
-	else if (!ret)
+		pthread_cond_destroy(&j->said);
+		pthread_mutex_destroy(&j->lock);
+	} else if (!ret) {
 		chains_run(j);
+	}
+	if (j->adjacency) {
+		if (!j->ret)
+			j->ret = j->adj_ret;
+		ld_phase_ms(m, "adjacency (2nd thread)", j->adj_ms);
+	}
 	if (t == m) /* parsed in place */
 		goto done;
 	if (!ret && !j->ret) {
@@ -1204,6 +1342,7 @@ static int chains_finish(struct chains_job *j, struct ld_model *m, int ret,
 			j->ret = -ENOMEM;
 	ld_model_free(t);
 done:
+	m->dup_deps += j->dups; /* said where ld_model_finish() says it */
 	if (!ret && j->ret && j->d.msg[0])
 		*d = j->d;
 	*f = j->f;
@@ -1319,17 +1458,19 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 	 */
 	ld_map_init_ids(&ids, 1u << 20);
 	ld_map_init_ids(&tids, 1u << 22);
-	ret = parse_classes(m, files[LD_EX_CLASSES], &ids, &f[LD_EX_CLASSES],
-			    d);
-	if (ret)
-		goto out;
-	seen[LD_EX_CLASSES] = true;
-	t = ld_phase(m, "classes", t);
 	if (files[LD_EX_CHAINS]) {
 		ret = chains_start(&cj, m, files[LD_EX_CHAINS], &ids);
 		if (ret)
 			goto out;
 	}
+	ret = parse_classes(m, files[LD_EX_CLASSES], &ids, &f[LD_EX_CLASSES],
+			    d);
+	if (files[LD_EX_CHAINS])
+		job_say(&cj, J_CLASSES, !ret);
+	if (ret)
+		goto join;
+	seen[LD_EX_CLASSES] = true;
+	t = ld_phase(m, "classes", t);
 	if (files[LD_EX_TRACES]) {
 		ret = parse_traces(m, files[LD_EX_TRACES], &tids,
 				   &f[LD_EX_TRACES], d);
@@ -1347,6 +1488,8 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 			goto join;
 		seen[LD_EX_DEPS] = true;
 		dep_lines = m->nr_deps; /* before duplicates are dropped */
+		if (files[LD_EX_CHAINS])
+			job_say(&cj, J_DEPS, true);
 		t = ld_phase(m, "deps", t);
 	}
 	if (files[LD_EX_USAGE]) {
@@ -1357,9 +1500,13 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 		seen[LD_EX_USAGE] = true;
 		t = ld_phase(m, "usage", t);
 	}
-	/* the dependency index, while the chains thread may still run */
-	if (!ret && files[LD_EX_CHAINS] && cj.threaded) {
-		ret = ld_index_deps(m);
+	/*
+	 * the dependency index, unless the chains thread builds it; while
+	 * that thread may still run
+	 */
+	if (!ret && seen[LD_EX_DEPS] && files[LD_EX_CHAINS] && cj.threaded &&
+	    job_take_back(&cj)) {
+		ret = ld_index_deps_quiet(m, &cj.dups);
 		t = ld_phase(m, "adjacency", t);
 	}
 join:

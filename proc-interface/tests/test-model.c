@@ -1769,6 +1769,113 @@ static void test_chain_split(void)
 }
 
 /*
+ * The export's chains file read by a second thread (ld_chains_thread_min
+ * 0: any size), which keeps the class ids raw until the classes are read
+ * and indexes the deps while the first thread reads the usage, against
+ * one thread: the same message or model, warnings in the same order, for
+ * unknown class ids on the fast and the general path (an id no class can
+ * have among them), a dependency listed twice, and an error in each file.
+ */
+static void test_chains_thread(void)
+{
+	static const char classes[] =
+		"# lockdep classes 1 generation 1\n#\n"
+		"0 k0 1 0 0x100 USED 0 0 0 - 1 0 a\n"
+		"1 k1 1 0 0x100 USED 0 0 0 - 1 1 b\n"
+		"2 k2 1 0 0x100 USED 0 0 0 - 0 1 c\n"
+		"# end generation 1\n";
+	static const char deps[] = "# lockdep deps 1 generation 1\n#\n"
+				   "0 1 1 EN 16\n1 2 1 ER -\n";
+	static const char traces[] =
+		"# lockdep traces 1 generation 1\n#\n16 0 f\n"
+		"# end generation 1\n";
+	static const char usage[] = "# lockdep usage 1 generation 1\n#\n"
+				    "0 USED 16\n1 USED 16\n2 USED -\n";
+	static const char stats[] = "# lockdep stats 1 generation 1\n#\n"
+				    "debug_locks 1\n# end generation 1\n";
+	static const struct {
+		const char *what, *classes, *deps, *usage, *chains;
+	} cases[] = {
+		{ "plain", "", "", "", "" },
+		{ "unknown ids", "", "", "",
+		  "2 0x12 0 2 9:0 1:0\n3 0x13 0 1 99999999999:0\n"
+		  "4 0x14 0 1 4294967295:0\n5 0x15 0 1 4294967294:0\n" },
+		{ "a dependency twice", "", "0 1 1 EN 16\n", "",
+		  "2 0x12 0 1 7:0\n" },
+		{ "class id 4294967295", "4294967295 k 1 0 0x0 - 0 0 0 - 0 0 d\n",
+		  "", "", "" },
+		{ "bad class", "3 k3 1 0 0x100 USED 0 0 0 - 0 x c\n", "", "", "" },
+		{ "bad dependency", "", "0 1 0 EN 16\n", "", "" },
+		{ "bad usage", "", "", "0 USED\n", "" },
+		{ "bad chain", "", "", "", "2 0x12 0 2 0:0\n" },
+		{ "no deps file", "", NULL, "", "" },
+	};
+	size_t omin = ld_chains_thread_min;
+	unsigned int i, k;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		char cl[1024], de[1024], us[1024], ch[8192];
+		struct ld_model *a = NULL, *b = NULL;
+		struct ld_input in[6];
+		struct ld_diag da, db;
+		unsigned int n = 0;
+		int o, ra, rb;
+
+		snprintf(cl, sizeof(cl), "%.*s%s# end generation 1\n",
+			 (int)(strlen(classes) - 19), classes,
+			 cases[i].classes);
+		snprintf(de, sizeof(de), "%s%s# end generation 1\n", deps,
+			 cases[i].deps ? cases[i].deps : "");
+		snprintf(us, sizeof(us), "%s%s# end generation 1\n", usage,
+			 cases[i].usage);
+		/* the odd chains first, with more than FAST_SPAN after them */
+		o = sprintf(ch, "# lockdep chains 1 generation 1\n#\n"
+				"0 0x10 0 2 0:0 1:0\n1 0x11 1 3 0:0 1:1 2:0\n%s",
+			    cases[i].chains);
+		for (k = 0; k < 30; k++)
+			o += sprintf(ch + o, "%u 0x%x 0 2 1:0 2:2\n", 10 + k,
+				     0x20 + k);
+		o += sprintf(ch + o, "# end generation 1\n");
+		in[n++] = (struct ld_input){ "lockdep/classes", NULL, cl,
+					     strlen(cl) };
+		in[n++] = (struct ld_input){ "lockdep/traces", NULL, traces,
+					     strlen(traces) };
+		if (cases[i].deps)
+			in[n++] = (struct ld_input){ "lockdep/deps", NULL, de,
+						     strlen(de) };
+		in[n++] = (struct ld_input){ "lockdep/usage", NULL, us,
+					     strlen(us) };
+		in[n++] = (struct ld_input){ "lockdep/chains", NULL, ch,
+					     (size_t)o };
+		in[n++] = (struct ld_input){ "lockdep/stats", NULL, stats,
+					     strlen(stats) };
+		ld_chains_thread_min = 0;
+		ra = ld_load_buffers(&a, in, n, &da);
+		ld_chains_thread_min = omin;
+		ld_parallel = false;
+		rb = ld_load_buffers(&b, in, n, &db);
+		ld_parallel = true;
+		/* the cases are what they say: an error, warnings, or not */
+		if (!strncmp(cases[i].what, "bad", 3) ||
+		    strstr(cases[i].what, "4294967295"))
+			CHECK(ra);
+		else if (!strcmp(cases[i].what, "plain"))
+			CHECK(!ra && a && !a->nr_warnings &&
+			      a->nr_chains == 32);
+		else
+			CHECK(!ra && a && a->nr_warnings);
+		if (failed_here)
+			printf("# %s: %d %s, %u warnings%s%s\n", cases[i].what,
+			       ra, ra ? da.msg : "", a ? a->nr_warnings : 0,
+			       a && a->nr_warnings ? ": " : "",
+			       a && a->nr_warnings ? a->warnings[0] : "");
+		two_loads_agree(cases[i].what, "chains thread", ra, a, &da,
+				"one thread", rb, b, &db);
+	}
+	report("export_chains_thread_agrees_with_one_thread");
+}
+
+/*
  * Wait types by name: 3 is LD_WAIT_CONFIG only where a class has 4
  * (LD_WAIT_SLEEP after it, CONFIG_PROVE_RAW_LOCK_NESTING); a union
  * tells only when each boot with wait types does.
@@ -1834,6 +1941,7 @@ int main(int argc, char **argv)
 	test_export_edges();
 	test_fast_paths();
 	test_chain_split();
+	test_chains_thread();
 	test_fd_bd_all();
 	test_snapshot();
 	test_load_only();
