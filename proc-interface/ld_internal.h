@@ -29,7 +29,19 @@ struct ld_arena_chunk {
 struct ld_arena {
 	struct ld_arena_chunk *head;
 	size_t total; /* bytes in all chunks */
+	size_t expect; /* bytes a parser expects to add: ld_arena_expect() */
 };
+
+/*
+ * A parser about to copy up to @bytes into @a (about its file's size):
+ * from 512 KiB on, new chunks are 2 MiB pages at once, not 256 KiB of
+ * 4 KiB pages, each of which costs these virtual machines some
+ * microseconds the first time it is touched.
+ */
+static inline void ld_arena_expect(struct ld_arena *a, size_t bytes)
+{
+	a->expect = bytes;
+}
 
 struct ld_arena *ld_arena_new(void);
 void ld_arena_free(struct ld_arena *a);
@@ -282,11 +294,13 @@ static inline double ld_now_ms(void)
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* Record phase @name as having taken @ms. */
-static inline void ld_phase_ms(struct ld_model *m, const char *name, double ms)
+/* Record phase @name as having taken @ms; @beside: in a second thread */
+static inline void ld_phase_ms(struct ld_model *m, const char *name, double ms,
+			       bool beside)
 {
 	if (m->nr_phases < LD_MAX_PHASES) {
 		m->phases[m->nr_phases].name = name;
+		m->phases[m->nr_phases].beside = beside;
 		m->phases[m->nr_phases++].ms = ms;
 	}
 }
@@ -296,7 +310,7 @@ static inline double ld_phase(struct ld_model *m, const char *name, double t0)
 {
 	double now = ld_now_ms();
 
-	ld_phase_ms(m, name, now - t0);
+	ld_phase_ms(m, name, now - t0, false);
 	return now;
 }
 
@@ -563,6 +577,12 @@ int ld_map_init(struct ld_map *map, uint32_t expected);
  * largest one, the others into the hash.  Never fails.
  */
 void ld_map_init_ids(struct ld_map *map, uint32_t limit);
+/*
+ * Room for keys below @n in the plain array (at most its limit), taken
+ * when first used: growing it by copies as larger keys come touches
+ * fresh small pages each time.  Only a hint.
+ */
+void ld_map_reserve_ids(struct ld_map *map, uint64_t n);
 void ld_map_free(struct ld_map *map);
 /*
  * Once all keys are in: if the values of the plain array's keys count up

@@ -313,6 +313,7 @@ struct ld_have {
 struct ld_phase {
 	const char *name; /* static string */
 	double ms;
+	bool beside; /* a second thread's, while the first did others */
 };
 
 struct ld_model {

@@ -246,6 +246,7 @@ static int parse_classes(struct ld_model *m, const struct ld_section *s,
 	if (ld_reserve((void **)&m->classes, &m->alloc_classes,
 		       m->nr_classes + s->len / 28, sizeof(*m->classes)))
 		return -ENOMEM;
+	ld_arena_expect(m->arena, s->len); /* keys and names */
 	while ((ret = ex_next(&f, &line, &len, m, d)) == 1) {
 		const char *p = line, *end = line + len, *u;
 		struct ld_num kid;
@@ -512,6 +513,12 @@ static int parse_traces(struct ld_model *m, const struct ld_section *s,
 	    ld_reserve((void **)&m->traces, &m->alloc_traces,
 		       m->nr_traces + s->len / 6, sizeof(*m->traces)))
 		return -ENOMEM;
+	/*
+	 * a trace's id is its offset in stack_trace[], in words: a frame
+	 * line, 20 bytes or more, takes one, a trace a few more
+	 */
+	ld_map_reserve_ids(tids, s->len / 8);
+	ld_arena_expect(m->arena, s->len); /* symbols, if streamed */
 	for (;;) {
 		const char *p, *end, *next;
 		struct ld_trace *t;
@@ -1325,7 +1332,7 @@ static int chains_finish(struct chains_job *j, struct ld_model *m, int ret,
 	if (j->adjacency) {
 		if (!j->ret)
 			j->ret = j->adj_ret;
-		ld_phase_ms(m, "adjacency (2nd thread)", j->adj_ms);
+		ld_phase_ms(m, "adjacency (2nd thread)", j->adj_ms, true);
 	}
 	if (t == m) /* parsed in place */
 		goto done;

@@ -1187,6 +1187,7 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 	int ret;
 
 	half = cs && chain_half_start(&h, cs, at, split);
+	ld_arena_expect(m->arena, ls->len); /* names, keys' text */
 	ret = lockdep_classes(m, ls, &p1, d);
 	if (!ret)
 		ret = drop_duplicate_classes(m, &p1, ls->origin);

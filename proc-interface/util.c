@@ -136,7 +136,7 @@ void ld_arena_free(struct ld_arena *a)
 void *ld_arena_alloc_slow(struct ld_arena *a, size_t size)
 {
 	/* past 512 KiB, a big load's (streamed symbols): 2 MiB pages */
-	size_t chunk = a->total >= ARENA_BIG / 4 ?
+	size_t chunk = a->total + a->expect >= ARENA_BIG / 4 ?
 			       ARENA_BIG - sizeof(struct ld_arena_chunk) :
 			       ARENA_CHUNK;
 	size_t csize = size > chunk ? size : chunk;
@@ -787,6 +787,15 @@ void ld_map_init_ids(struct ld_map *map, uint32_t limit)
 {
 	memset(map, 0, sizeof(*map));
 	map->dense_limit = limit;
+}
+
+void ld_map_reserve_ids(struct ld_map *map, uint64_t n)
+{
+	if (n > map->dense_limit)
+		n = map->dense_limit;
+	if (!map->bits)
+		ld_reserve((void **)&map->dense, &map->alloc_dense, n,
+			   sizeof(*map->dense));
 }
 
 void ld_map_free(struct ld_map *map)
