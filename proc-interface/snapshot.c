@@ -129,6 +129,7 @@ static int read_all(const char *path, bool regular, char **data, size_t *len,
 		    bool *mapped, struct ld_diag *d)
 {
 	size_t alloc = 65536, n = 0;
+	struct stat st;
 	char *buf, *nb;
 	ssize_t r;
 	int fd, err;
@@ -143,13 +144,21 @@ static int read_all(const char *path, bool regular, char **data, size_t *len,
 			return 0;
 		}
 	}
+	/*
+	 * A regular file's size, and room to see its end: a buffer of 64
+	 * KiB grown to 128 before the read that returns 0 cost a small
+	 * file 30 page faults.  /proc and debugfs files say 0.
+	 */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size < LD_MAX_FILE)
+		alloc = st.st_size + 2;
 	buf = malloc(alloc);
 	if (!buf) {
 		close(fd);
 		return -ENOMEM;
 	}
 	for (;;) {
-		if (alloc - n < 65536) {
+		if (alloc - n < 2) {
 			if (alloc >= LD_MAX_FILE) {
 				free(buf);
 				close(fd);
