@@ -92,7 +92,7 @@ void ld_populate(void *p, size_t len);
  * A large block (huge pages when it is worth it, from LD_BIG bytes on);
  * free() frees it.
  */
-#define LD_BIG (1024 * 1024)
+#define LD_BIG (256 * 1024)
 void *ld_alloc_big(size_t size);
 
 int ld_grow_slow(void **arr, uint32_t *alloc, uint32_t need, size_t size);

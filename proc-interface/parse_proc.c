@@ -119,7 +119,7 @@ static int key_text_build(struct key_text *t, const struct ld_model *m,
 
 	while (n < keys->nr * 2)
 		n *= 2;
-	t->slot = malloc(n * sizeof(*t->slot));
+	t->slot = ld_alloc_big(n * sizeof(*t->slot));
 	if (!t->slot)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
@@ -221,7 +221,7 @@ static int ref_dict_init(struct ref_dict *dc, uint32_t n)
 {
 	uint32_t i;
 
-	dc->slot = malloc(n * sizeof(*dc->slot));
+	dc->slot = ld_alloc_big(n * sizeof(*dc->slot));
 	if (!dc->slot)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
