@@ -856,6 +856,16 @@ static void test_fast_paths(void)
 		"0 k0 1 0 0x0 - 0 0 0 - 0 0 a\n"
 		"1 k1 1 0 0x0 - 0 0 0 - 0 0 b\n"
 		"# end generation 1\n";
+	static const char *const odd_refs[] = {
+		" -> [0000000000000002] b\r\n",	" -> [0000000000000002]b\n",
+		" -> [0000000000000002]\n",	" -> 0000000000000002] b\n",
+		" ->  [0000000000000002] b\n",	" -> [0000000000000002 b\n",
+		" -> [0000000000000003] a name of more than sixty-four bytes, as long as it has to be\n",
+		" -> [0000000000000002] \n",	" -> [00000000000000020000000000000000000000000000000000000000000002] b\n",
+		" -> [0000000000000002] b\n",	" -> [0000000000000002] b",
+		" -> [0000000000000002] b]\n",	" -> [x] b\n",
+		"  -> [0000000000000002] b\n",	" -> [0000000000000002]\r b\n",
+	};
 	unsigned int i, k;
 
 	fast_vs_general_dir("stock-6.12.118-workload");
@@ -911,6 +921,32 @@ static void test_fast_paths(void)
 			snprintf(what, sizeof(what), "odd line %u.%u", k, i);
 			fast_vs_general(what, in, k == 2 ? 2 : 3);
 		}
+	}
+	/* /proc/lockdep's dependency lines, which pass 1 steps over */
+	for (i = 0; i < ARRAY_SIZE(odd_refs); i++) {
+		struct ld_input in[1];
+		char body[8192], what[160];
+		int o = 0, j;
+
+		o += sprintf(body + o, "all lock classes:\n"
+				       "0000000000000001 OPS: 1 FD: 1 BD: 1 ....: a\n");
+		for (j = 0; j < 40; j++) {
+			if (j == 1)
+				o += sprintf(body + o, "%s", odd_refs[i]);
+			else
+				o += sprintf(body + o,
+					     " -> [0000000000000002] b\n");
+			if (j == 1 && !strchr(odd_refs[i], '\n'))
+				break;
+		}
+		if (strchr(odd_refs[i], '\n'))
+			o += sprintf(body + o,
+				     "\n0000000000000002 OPS: 1 FD: 0 BD: 1 ....: b\n"
+				     "\n0000000000000003 OPS: 1 FD: 0 BD: 0 ....: %s\n\n",
+				     "a name of more than sixty-four bytes, as long as it has to be");
+		in[0] = (struct ld_input){ "lockdep", NULL, body, (size_t)o };
+		snprintf(what, sizeof(what), "odd /proc dependency line %u", i);
+		fast_vs_general(what, in, 1);
 	}
 	report("fast_paths_agree_with_general_paths");
 }
