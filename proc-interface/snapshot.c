@@ -35,6 +35,7 @@
  * deterministic); given with other snapshots, its parts join them.
  * Single snapshots are still written as version 1.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -882,10 +883,49 @@ static const char *export_file_name(const char *data, size_t len, size_t *n)
 	return name;
 }
 
+/*
+ * [@s, @s + @n) as one shell word into @buf: as it is when it holds none
+ * of the shell's special characters, else in single quotes (' as '\'').
+ * False when it holds a control character (no word to copy from a
+ * terminal) or does not fit.
+ */
+static bool shell_word(const char *s, size_t n, char *buf, size_t size)
+{
+	static const char plain[] = "-_./,:@%+=";
+	bool quote = !n;
+	size_t i, o = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		if (c < 0x20 || c == 0x7f)
+			return false;
+		if (!isalnum(c) && c < 0x80 && !strchr(plain, c))
+			quote = true;
+	}
+	if (quote)
+		buf[o++] = '\'';
+	for (i = 0; i < n; i++) {
+		if (o + 6 >= size)
+			return false;
+		if (s[i] == '\'' && quote) {
+			memcpy(buf + o, "'\\''", 4);
+			o += 4;
+		} else {
+			buf[o++] = s[i];
+		}
+	}
+	if (quote)
+		buf[o++] = '\'';
+	buf[o] = '\0';
+	return true;
+}
+
 /* @path is one export file: say so, and what to give instead. */
 static int lone_export_file(const char *path, const char *name, size_t n,
 			    struct ld_diag *d)
 {
+	char word[256];
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
 	int dl = slash ? (int)(slash - path) : 0;
@@ -911,10 +951,15 @@ static int lone_export_file(const char *path, const char *name, size_t n,
 			path, (int)n, name,
 			known ? "one file of the debugfs export" :
 				"a file of a newer kernel's debugfs export, not known to this reader,");
+	if (!shell_word(!slash ? "." : path, dl ? dl : 1, word, sizeof(word)))
+		return ld_diagf(
+			d,
+			"%s:1: '%.*s' is one file of the debugfs export and is not read alone: give its directory instead",
+			path, (int)n, name);
 	return ld_diagf(
 		d,
-		"%s:1: '%.*s' is one file of the debugfs export and is not read alone: give its directory instead (-s %.*s)",
-		path, (int)n, name, dl ? dl : 1, !slash ? "." : path);
+		"%s:1: '%.*s' is one file of the debugfs export and is not read alone: give its directory instead (-s %s)",
+		path, (int)n, name, word);
 }
 
 /* The version of a snapshot file, 0 if @data is not one. */

@@ -404,6 +404,27 @@ done
 if [ -z "$odd_fail" ]; then ok odd_files_fifo_pipe_crlf_union
 else fail odd_files_fifo_pipe_crlf_union "$odd_fail"; fi
 
+# an export file given alone: the directory to give instead is one shell
+# word, whatever its name; none where no word can be copied (a tab)
+hint_fail=''
+for dir in "it's a dir" 'plain' "$(printf 'tab\there')"; do
+	mkdir -p "$WORK/hint/$dir"
+	cp $FIX/handmade/export/lockdep/deps "$WORK/hint/$dir/deps"
+	"$ASAN_BIN" -s "$WORK/hint/$dir/deps" stats > /dev/null 2> "$WORK/hint.err"
+	rc=$?
+	hint=$(sed -n 's/.*give its directory instead (-s \(.*\))$/\1/p' "$WORK/hint.err")
+	case $dir in
+	tab*)	[ $rc = 3 ] && [ -z "$hint" ] &&
+			grep -q 'give its directory instead$' "$WORK/hint.err" ||
+			hint_fail="$hint_fail [tab: rc $rc, '$hint']" ;;
+	*)	eval "set -- $hint"
+		[ $rc = 3 ] && [ $# = 1 ] && [ "$1" = "$WORK/hint/$dir" ] ||
+			hint_fail="$hint_fail [$dir: rc $rc, '$hint']" ;;
+	esac
+done
+if [ -z "$hint_fail" ]; then ok lone_export_file_hint_is_one_shell_word
+else fail lone_export_file_hint_is_one_shell_word "$hint_fail"; fi
+
 # --- 6. bad input: a clear error or a result, never a crash or a hang --------
 BAD=$WORK/bad
 mkdir -p "$BAD"
