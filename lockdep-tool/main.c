@@ -252,7 +252,12 @@ int resolve_class(struct ctx *ctx, const char *arg, uint32_t *id)
 			} else if (c->key_hash_known) {
 				fprintf(stderr, "  key %016llx",
 					(unsigned long long)c->key_hash);
+			} else if (c->key_not_static) {
+				fputs("  key - (not a static object)", stderr);
 			}
+			if (ld_known(c->ops))
+				fprintf(stderr, "  ops %lld",
+					(long long)c->ops.v);
 			fputc('\n', stderr);
 		}
 		if (n > 8) /* 'classes' lists them all */

@@ -1,0 +1,1 @@
+-s lockdep-tool/tests/data/export-same-name show '&ht->mutex'
