@@ -142,7 +142,9 @@ void *ld_arena_alloc_slow(struct ld_arena *a, size_t size)
 	size_t csize = size > chunk ? size : chunk;
 	struct ld_arena_chunk *c;
 
-	c = ld_alloc_big(sizeof(*c) + csize);
+	/* a small load's chunks: small pages, not 2 MiB for 256 KiB */
+	c = csize == ARENA_CHUNK ? malloc(sizeof(*c) + csize) :
+				   ld_alloc_big(sizeof(*c) + csize);
 	if (!c)
 		return NULL;
 	a->total += csize;
