@@ -951,15 +951,15 @@ static int lone_export_file(const char *path, const char *name, size_t n,
 			path, (int)n, name,
 			known ? "one file of the debugfs export" :
 				"a file of a newer kernel's debugfs export, not known to this reader,");
-	if (!shell_word(!slash ? "." : path, dl ? dl : 1, word, sizeof(word)))
-		return ld_diagf(
-			d,
-			"%s:1: '%.*s' is one file of the debugfs export and is not read alone: give its directory instead",
-			path, (int)n, name);
-	return ld_diagf(
-		d,
-		"%s:1: '%.*s' is one file of the debugfs export and is not read alone: give its directory instead (-s %s)",
-		path, (int)n, name, word);
+#define LONE_FMT \
+	"%s:1: '%.*s' is one file of the debugfs export and is not read alone: give its directory instead"
+	/* the hint whole or not at all: a word cut short would mislead */
+	if (!shell_word(!slash ? "." : path, dl ? dl : 1, word, sizeof(word)) ||
+	    snprintf(NULL, 0, LONE_FMT " (-s %s)", path, (int)n, name, word) >=
+		    (int)sizeof(d->msg))
+		return ld_diagf(d, LONE_FMT, path, (int)n, name);
+	return ld_diagf(d, LONE_FMT " (-s %s)", path, (int)n, name, word);
+#undef LONE_FMT
 }
 
 /* The version of a snapshot file, 0 if @data is not one. */

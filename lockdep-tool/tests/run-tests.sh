@@ -405,18 +405,21 @@ if [ -z "$odd_fail" ]; then ok odd_files_fifo_pipe_crlf_union
 else fail odd_files_fifo_pipe_crlf_union "$odd_fail"; fi
 
 # an export file given alone: the directory to give instead is one shell
-# word, whatever its name; none where no word can be copied (a tab)
+# word, whatever its name; none where no word can be copied (a tab) or
+# where the message would cut it short (a long name)
 hint_fail=''
-for dir in "it's a dir" 'plain' "$(printf 'tab\there')"; do
+for dir in "it's a dir" 'plain' "$(printf 'tab\there')" \
+	"$(printf 'long%0200d x' 0)"; do
 	mkdir -p "$WORK/hint/$dir"
 	cp $FIX/handmade/export/lockdep/deps "$WORK/hint/$dir/deps"
 	"$ASAN_BIN" -s "$WORK/hint/$dir/deps" stats > /dev/null 2> "$WORK/hint.err"
 	rc=$?
 	hint=$(sed -n 's/.*give its directory instead (-s \(.*\))$/\1/p' "$WORK/hint.err")
 	case $dir in
-	tab*)	[ $rc = 3 ] && [ -z "$hint" ] &&
+	tab*|long*)
+		[ $rc = 3 ] && [ -z "$hint" ] &&
 			grep -q 'give its directory instead$' "$WORK/hint.err" ||
-			hint_fail="$hint_fail [tab: rc $rc, '$hint']" ;;
+			hint_fail="$hint_fail [${dir%%[0-9]*}: rc $rc, '$hint']" ;;
 	*)	eval "set -- $hint"
 		[ $rc = 3 ] && [ $# = 1 ] && [ "$1" = "$WORK/hint/$dir" ] ||
 			hint_fail="$hint_fail [$dir: rc $rc, '$hint']" ;;
