@@ -129,7 +129,7 @@ static int open_input(const char *path, bool regular, struct ld_diag *d)
 static int read_all(const char *path, bool regular, char **data, size_t *len,
 		    bool *mapped, struct ld_diag *d)
 {
-	size_t alloc = 65536, n = 0;
+	size_t alloc = 65536, n = 0, grow;
 	struct stat st;
 	char *buf, *nb;
 	ssize_t r;
@@ -150,9 +150,10 @@ static int read_all(const char *path, bool regular, char **data, size_t *len,
 	 * KiB grown to 128 before the read that returns 0 cost a small
 	 * file 30 page faults.  /proc and debugfs files say 0.
 	 */
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (uint64_t)st.st_size < LD_MAX_FILE)
-		alloc = st.st_size + 2;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+		alloc = (uint64_t)st.st_size < LD_MAX_FILE - 2 ?
+				(size_t)st.st_size + 2 :
+				LD_MAX_FILE;
 	buf = malloc(alloc);
 	if (!buf) {
 		close(fd);
@@ -167,14 +168,16 @@ static int read_all(const char *path, bool regular, char **data, size_t *len,
 					 path, LD_MAX_FILE >> 20);
 				return -EFBIG;
 			}
-			nb = realloc(buf, alloc * 2);
+			/* doubled, up to the limit exactly */
+			grow = alloc < LD_MAX_FILE / 2 ? alloc * 2 : LD_MAX_FILE;
+			nb = realloc(buf, grow);
 			if (!nb) {
 				free(buf);
 				close(fd);
 				return -ENOMEM;
 			}
 			buf = nb;
-			alloc *= 2;
+			alloc = grow;
 		}
 		r = read(fd, buf + n, alloc - n - 1);
 		if (r < 0 && errno == EINTR)
