@@ -229,6 +229,11 @@ int ld_thread_create(pthread_t *th, void *(*fn)(void *), void *arg)
 	}
 	ret = pthread_create(th, &attr, thread_trampoline, s);
 	pthread_attr_destroy(&attr);
+	if (ret && s->pinned) {
+		/* the CPUs it was kept to may be refused (cgroup cpusets) */
+		s->pinned = false;
+		ret = pthread_create(th, NULL, thread_trampoline, s);
+	}
 	if (ret)
 		free(s);
 	return ret;
