@@ -4,7 +4,7 @@
 # run-tests.sh - every host test of proc-interface and lockdep-tool, as KTAP
 # on stdout (Documentation/dev-tools/ktap.rst).  Called by
 # `make -C lockdep-tool check` with the paths of the sanitizer builds:
-#   ASAN_BIN UNIT BIN GEN OUT PI SRCDIR [CLANG] [MAKE]
+#   ASAN_BIN UNIT TSAN_UNIT BIN GEN OUT PI SRCDIR [CLANG] [MAKE]
 # UPDATE=1 rewrites the golden files from the current output instead.
 # Exit status: 0 when every test passed (skips allowed), 1 otherwise.
 
@@ -62,6 +62,19 @@ while IFS= read -r line; do
 done < "$WORK/unit.log"
 if [ $rc != 0 ] || [ -s "$WORK/unit.err" ]; then
 	fail unit_exit "exit $rc" "$(head -c 2000 "$WORK/unit.err")"
+fi
+# the same unit tests under ThreadSanitizer: the parsers' second threads
+# (the export's chains thread, the /proc chain half, the chain index, FD/BD)
+# against the first, on the fixtures and the generated snapshot
+"$TSAN_UNIT" "$FIX" "$WORK/gen" > "$WORK/tsan.log" 2> "$WORK/tsan.err"
+rc=$?
+if [ $rc = 0 ] && ! grep -q 'ThreadSanitizer' "$WORK/tsan.err" &&
+   ! grep -q '^not ok' "$WORK/tsan.log"; then
+	ok unit_threads_under_tsan
+else
+	fail unit_threads_under_tsan "exit $rc" \
+		"$(grep -m 20 -E 'ThreadSanitizer|^not ok|^    #[0-9]' \
+			"$WORK/tsan.err" "$WORK/tsan.log")"
 fi
 
 # --- 2. golden CLI tests ------------------------------------------------------
