@@ -157,23 +157,23 @@ static void key_text_free(struct key_text *t)
 }
 
 /*
- * The usual reference line, "[<16 hex digits>] name\n" with @p at the '[',
- * resolved without searching for the end of the line: the key names a
- * class, and the class's name followed by the newline is what comes next.
- * Returns that class and the start of the next line in *next.  LD_NONE
- * when any of this does not hold (another key form, an unknown key, a name
- * that differs, a CR LF line ending, no newline): then the caller takes
- * the general path, which gives the same result for this fast one's lines.
+ * The usual reference line, "[<16 hex digits>] name", @n bytes at @p (at
+ * the '['; a newline after them), resolved without converting its key:
+ * the key names a class, and the rest of the line is that class's name.
+ * LD_NONE when this does not hold (another key form, an unknown key, a
+ * name that differs, a CR LF line ending): then the caller takes the
+ * general path, which gives the same result for this fast one's lines.
+ * The caller found the line's end beforehand, so that the next line's
+ * lookup need not wait for this one's (both miss the cache).
  */
-static uint32_t fast_ref(const struct key_text *kt, const char *p,
-			 const char *end, const char **next)
+static inline uint32_t fast_ref(const struct key_text *kt, const char *p,
+				size_t n)
 {
 	const struct key_slot *ks;
-	const char *name = p + 19;
 	uint64_t w[2];
 	uint32_t h;
 
-	if (end - p < 20 || p[0] != '[' || p[17] != ']' || p[18] != ' ')
+	if (n < 19 || p[0] != '[' || p[17] != ']' || p[18] != ' ')
 		return LD_NONE;
 	memcpy(w, p + 1, 16);
 	for (h = key_text_hash(w, kt->mask);; h = (h + 1) & kt->mask) {
@@ -183,10 +183,8 @@ static uint32_t fast_ref(const struct key_text *kt, const char *p,
 		if (ks->text[0] == w[0] && ks->text[1] == w[1])
 			break;
 	}
-	if ((size_t)(end - name) <= ks->len || name[ks->len] != '\n' ||
-	    memcmp(name, ks->name, ks->len))
+	if (n - 19 != ks->len || memcmp(p + 19, ks->name, ks->len))
 		return LD_NONE;
-	*next = name + ks->len + 1;
 	return ks->id;
 }
 
@@ -237,34 +235,32 @@ static void ref_text(uint64_t w[2], const char *line, size_t len)
 	memcpy(w, line, len < 16 ? len : 16);
 }
 
-/* The usual line "[<16 bytes>] name\n" at @p, if it is in @dc; as fast_ref() */
-static uint32_t ref_dict_fast(const struct ref_dict *dc, const char *p,
-			      const char *end, const char **next)
+/*
+ * A line's len in the dictionary, with REF_CR when it ends in a CR: then
+ * ref_dict_fast() never takes it.  "x\r\r\n" is stored as "x\r", which
+ * "x\r\n" also starts with, and the general path takes that for "x".
+ */
+#define REF_CR (1u << 31) /* above any line's length (LD_MAX_FILE) */
+
+/* The line of @n bytes at @p (the '['), if it is in @dc; as fast_ref() */
+static inline uint32_t ref_dict_fast(const struct ref_dict *dc, const char *p,
+				     size_t n)
 {
 	const struct ref_slot *rs;
 	uint64_t w[2];
 	uint32_t h;
 
-	if (end - p < 20 || p[0] != '[' || p[17] != ']' || p[18] != ' ')
+	if (n < 17 || p[0] != '[')
 		return LD_NONE;
 	memcpy(w, p + 1, 16);
 	for (h = key_text_hash(w, dc->mask);; h = (h + 1) & dc->mask) {
 		rs = &dc->slot[h];
 		if (rs->id == LD_NONE)
 			return LD_NONE;
-		/*
-		 * as key_text's, not a line stored without its last CR:
-		 * "x\r\r\n" is stored as "x\r", which "x\r\n" also
-		 * starts with, and the general path takes it for "x"
-		 */
 		if (rs->text[0] == w[0] && rs->text[1] == w[1] &&
-		    (size_t)(end - p - 1) > rs->len && p[1 + rs->len] == '\n' &&
-		    rs->line[rs->len - 1] != '\r' &&
-		    !memcmp(p + 1, rs->line, rs->len))
-			break;
+		    rs->len == n - 1 && !memcmp(p + 17, rs->line + 16, n - 17))
+			return rs->id;
 	}
-	*next = p + 2 + rs->len;
-	return rs->id;
 }
 
 /* The number of @line (after its '[', @len bytes), given one if new */
@@ -280,7 +276,7 @@ static uint32_t ref_dict_add(struct ref_dict *dc, struct ld_arena *a,
 	     h = (h + 1) & dc->mask) {
 		rs = &dc->slot[h];
 		if (rs->text[0] == w[0] && rs->text[1] == w[1] &&
-		    rs->len == len && !memcmp(rs->line, line, len))
+		    (rs->len & ~REF_CR) == len && !memcmp(rs->line, line, len))
 			return rs->id;
 	}
 	if ((dc->nr + 1) * 2 > dc->mask + 1) {
@@ -310,7 +306,7 @@ static uint32_t ref_dict_add(struct ref_dict *dc, struct ld_arena *a,
 		return LD_NONE;
 	rs->text[0] = w[0];
 	rs->text[1] = w[1];
-	rs->len = len;
+	rs->len = len | (len && line[len - 1] == '\r' ? REF_CR : 0);
 	rs->id = dc->nr++;
 	return rs->id;
 }
@@ -324,7 +320,7 @@ static struct ref_res *ref_dict_resolve(const struct ref_dict *dc,
 					const struct ld_map *keys)
 {
 	struct ref_res *res = malloc((dc->nr + 1) * sizeof(*res));
-	uint32_t i;
+	uint32_t i, len;
 
 	for (i = 0; res && i <= dc->mask; i++) {
 		const struct ref_slot *rs = &dc->slot[i];
@@ -333,10 +329,10 @@ static struct ref_res *ref_dict_resolve(const struct ref_dict *dc,
 
 		if (rs->id == LD_NONE)
 			continue;
-		p = scan_key(rs->line, rs->line + rs->len, &r.key,
-			     &r.key_known);
+		len = rs->len & ~REF_CR;
+		p = scan_key(rs->line, rs->line + len, &r.key, &r.key_known);
 		r.name = p + 2;
-		r.len = rs->line + rs->len - (p + 2);
+		r.len = rs->line + len - (p + 2);
 		res[rs->id].c = resolve_ref(m, keys, &r);
 		res[rs->id].name = r.name;
 		res[rs->id].len = r.len;
@@ -769,13 +765,15 @@ static int lockdep_deps(struct ld_model *m, const struct ld_section *s,
 	while (i < nr_refs) {
 		struct ld_dep *dep;
 		struct pending_ref r;
-		const char *p, *next;
+		const char *p;
 		uint32_t to;
+		size_t n;
 
 		ld_lines_want(&l, PROC_SPAN);
-		if (ld_fast_paths && l.end - l.p > 4 && !memcmp(l.p, " -> ", 4) &&
-		    (to = fast_ref(kt, l.p + 4, l.end, &next)) != LD_NONE) {
-			l.p = next; /* the line was " -> [key] name" */
+		if (ld_fast_paths && l.end - l.p >= 64 &&
+		    !memcmp(l.p, " -> ", 4) && (n = ld_nl64(l.p)) < 64 &&
+		    (to = fast_ref(kt, l.p + 4, n - 4)) != LD_NONE) {
+			l.p += n + 1; /* the line was " -> [key] name" */
 			l.lineno++;
 		} else {
 			if (!ld_lines_next(&l, &line, &len))
@@ -858,16 +856,18 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 	char q[LD_QBUF];
 
 	for (;;) {
-		const char *p, *end, *next;
-		uint32_t c;
+		const char *p, *end;
+		uint32_t c = LD_NONE;
+		size_t n;
 
-		/* the usual lock line, taken without looking for its end */
+		/* the usual lock line */
 		ld_lines_want(l, PROC_SPAN);
-		c = !ch || !ld_fast_paths ? LD_NONE :
-		    cx->dict ? ref_dict_fast(cx->dict, l->p, l->end, &next) :
-			       fast_ref(cx->kt, l->p, l->end, &next);
+		if (ch && ld_fast_paths && l->end - l->p >= 64 &&
+		    (n = ld_nl64(l->p)) < 64)
+			c = cx->dict ? ref_dict_fast(cx->dict, l->p, n) :
+				       fast_ref(cx->kt, l->p, n);
 		if (c != LD_NONE) {
-			l->p = next;
+			l->p += n + 1;
 			l->lineno++;
 			if (add_chain_lock(out, ch, c))
 				return -ENOMEM;
