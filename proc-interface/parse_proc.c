@@ -362,18 +362,40 @@ static int build_key_map(struct ld_model *m, struct ld_map *keys)
 }
 
 /*
- * /proc/lockdep in two passes: the first reads the classes and checks
- * every line, the second resolves the dependencies, now that every class
- * is known, in file order.  Cheaper than keeping a list of pending
- * references: the lines are short.  What the first leaves the second:
+ * /proc/lockdep in one pass: the classes, and the dependencies with their
+ * target lines numbered in a dictionary (a line may name a class listed
+ * further down), as the chains' second thread numbers its lines; each
+ * distinct line is resolved once the classes are known (lockdep_deps()).
+ * What the pass leaves:
  */
 struct pass1 {
 	uint32_t first; /* the first class it added */
+	uint32_t first_dep; /* the first dependency it added */
 	uint32_t nr_refs; /* " -> " lines */
-	uint64_t stop; /* offset where a cut file's last whole line ends */
+	struct ref_dict dict; /* the dependencies' "to": numbers there */
+	struct ld_arena *arena; /* the dictionary's lines */
 	/* class lines (from first) to classes, when some were dropped */
 	uint32_t *remap;
 };
+
+static void pass1_free(struct pass1 *p1)
+{
+	free(p1->dict.slot);
+	ld_arena_free(p1->arena);
+	free(p1->remap);
+}
+
+/* The dependency of a " -> " line: to line @to of the dictionary */
+static inline int add_ref(struct ld_model *m, uint32_t from, uint32_t to)
+{
+	if (ld_grow((void **)&m->deps, &m->alloc_deps, m->nr_deps,
+		    sizeof(*m->deps)))
+		return -ENOMEM;
+	m->deps[m->nr_deps++] = (struct ld_dep){
+		.from = from, .to = to, .trace = LD_NONE, .distance = 1
+	};
+	return 0;
+}
 
 /*
  * A class listed twice, same key and same name (lockdep_proc.c walks
@@ -471,64 +493,33 @@ static void usage_infer(struct ld_class *c)
 
 #undef B
 
-/*
- * Pass 1's usual line, " -> [<key>] <name>\n" within the 64 bytes after
- * the "[" (PROC_SPAN readable at l->p): stepped over, as the general path
- * does after checking that much of it (pass 2 reads the rest).  False,
- * and nothing moved, for any other line.
- */
-static bool skip_ref_line(struct ld_lines *l)
-{
-#ifdef __SSE2__
-	const char *p = l->p;
-	unsigned int nl = 0, br = 0, i, mn, mb;
-
-	if (memcmp(p, " -> [", 5))
-		return false;
-	p += 5;
-	for (i = 0; i < 64; i += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(p + i));
-
-		mn = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
-		mb = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(']')));
-		if (!br && mb)
-			br = i + __builtin_ctz(mb) + 1;
-		if (mn) {
-			nl = i + __builtin_ctz(mn) + 1;
-			break;
-		}
-	}
-	/* "] " before the newline, a name after it (CR aside: not here) */
-	if (!nl || !br || br >= nl || p[br] != ' ' || p[nl - 2] == '\r')
-		return false;
-	l->p = p + nl;
-	l->lineno++;
-	l->last_unterminated = false;
-	return true;
-#else
-	(void)l;
-	return false;
-#endif
-}
-
 static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 			   struct pass1 *p1, struct ld_diag *d)
 {
-	uint32_t nr_refs = 0, cur = LD_NONE, first = m->nr_classes, i;
+	uint32_t nr_refs = 0, cur = LD_NONE, first = m->nr_classes, i, to;
 	int have_ops = -1, have_prove = -1, ret = 0;
 	bool open = false, cut = false; /* a class block without its blank */
 	struct ld_lines l;
 	const char *line;
-	uint64_t stop = s->len;
-	size_t len;
+	size_t len, n;
 	char q[LD_QBUF];
 
+	p1->first = first;
+	p1->first_dep = m->nr_deps;
+	p1->arena = ld_arena_new();
+	/* a few thousand distinct lines: as many as there are classes */
+	for (n = 64; n < 16384 && n < s->len / 256; n *= 2)
+		;
 	/* 85 bytes a class at the least in real files; lockdep's limit */
-	if (ld_reserve((void **)&m->classes, &m->alloc_classes,
+	if (!p1->arena || ref_dict_init(&p1->dict, n) ||
+	    ld_reserve((void **)&m->classes, &m->alloc_classes,
 		       m->nr_classes + (s->len / 48 < (1 << 17) ?
 						s->len / 48 : 1 << 17),
-		       sizeof(*m->classes)))
+		       sizeof(*m->classes)) ||
+	    ld_reserve((void **)&m->deps, &m->alloc_deps,
+		       m->nr_deps + s->len / 32, sizeof(*m->deps)))
 		return -ENOMEM;
+	ld_arena_expect(p1->arena, s->len / 16);
 	ld_lines_section(&l, s);
 	if (!ld_lines_next(&l, &line, &len))
 		return ld_lines_error(&l, d) ?:
@@ -545,9 +536,18 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 		uint64_t v;
 		int64_t sv;
 
-		/* most lines are a class's dependencies: only counted here */
+		/* most lines are a class's dependencies, on a line seen before */
 		if (ld_fast_paths && cur != LD_NONE &&
-		    ld_lines_avail(&l, PROC_SPAN) && skip_ref_line(&l)) {
+		    ld_lines_avail(&l, 64) && !memcmp(l.p, " -> ", 4) &&
+		    (n = ld_nl64(l.p)) < 64 &&
+		    (to = ref_dict_fast(&p1->dict, l.p + 4, n - 4)) !=
+			    LD_NONE) {
+			l.p += n + 1;
+			l.lineno++;
+			l.last_unterminated = false;
+			ret = add_ref(m, cur, to);
+			if (ret)
+				goto out;
 			nr_refs++;
 			open = true;
 			continue;
@@ -564,7 +564,6 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 				goto out;
 			ld_warn(m, "%s:%lu: truncated line ignored", l.file,
 				l.base + l.lineno);
-			stop = ld_lines_offset(&l, s->data) - (l.p - line);
 			cut = true;
 			break;
 		}
@@ -579,13 +578,17 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 					      "dependency before any class");
 				goto out;
 			}
-			p = memchr(p, ']', end - p);
-			if (!p || p + 1 >= end || p[1] != ' ') {
+			tok = memchr(p, ']', end - p);
+			if (!tok || tok + 1 >= end || tok[1] != ' ') {
 				ret = ld_diag(
 					d, &l,
 					"expected '[key] name' after '->'");
 				goto out;
 			}
+			to = ref_dict_add(&p1->dict, p1->arena, p, end - p);
+			ret = to == LD_NONE ? -ENOMEM : add_ref(m, cur, to);
+			if (ret)
+				goto out;
 			nr_refs++;
 			continue;
 		}
@@ -736,78 +739,39 @@ bad_line:
 		m->have.deps = true;
 	}
 
-	p1->first = first;
 	p1->nr_refs = nr_refs;
-	p1->stop = stop;
 out:
 	return ret;
 }
 
-/* Pass 2: resolve targets now that every class is known. */
+/*
+ * The dependencies of pass 1, their lines resolved now that every class
+ * is known, their classes counted once (p1->remap); a line that names no
+ * listed class is no dependency.
+ */
 static int lockdep_deps(struct ld_model *m, const struct ld_section *s,
-			const struct pass1 *p1, const struct ld_map *keys,
-			const struct key_text *kt, struct ld_diag *d)
+			const struct pass1 *p1, const struct ld_map *keys)
 {
-	uint32_t nr_refs = p1->nr_refs, cur, i;
-	const char *line;
-	struct ld_lines l;
-	size_t len;
-	int ret;
+	struct ref_res *res = ref_dict_resolve(&p1->dict, m, keys);
+	uint32_t i, j, to;
 
-	if (nr_refs && ld_grow((void **)&m->deps, &m->alloc_deps,
-			       m->nr_deps + nr_refs, sizeof(*m->deps)))
+	if (!res)
 		return -ENOMEM;
-	ld_lines_section(&l, s);
-	ld_lines_limit(&l, s->data, p1->stop);
-	ld_lines_next(&l, &line, &len); /* "all lock classes:" */
-	cur = p1->first;
-	i = 0;
-	while (i < nr_refs) {
-		struct ld_dep *dep;
-		struct pending_ref r;
-		const char *p;
-		uint32_t to;
-		size_t n;
+	for (i = j = p1->first_dep; i < m->nr_deps; i++) {
+		struct ld_dep dep = m->deps[i];
 
-		ld_lines_want(&l, PROC_SPAN);
-		if (ld_fast_paths && l.end - l.p >= 64 &&
-		    !memcmp(l.p, " -> ", 4) && (n = ld_nl64(l.p)) < 64 &&
-		    (to = fast_ref(kt, l.p + 4, n - 4)) != LD_NONE) {
-			l.p += n + 1; /* the line was " -> [key] name" */
-			l.lineno++;
-		} else {
-			if (!ld_lines_next(&l, &line, &len))
-				break;
-			if (!len)
-				continue;
-			/* a class line, added by pass 1 */
-			if (line[0] != ' ') {
-				cur++;
-				continue;
-			}
-			/* pass 1 checked the syntax: " -> [" key "] " name */
-			p = scan_key(line + 5, line + len, &r.key,
-				     &r.key_known);
-			r.name = p + 2;
-			r.len = line + len - (p + 2);
-			to = resolve_ref(m, keys, &r);
-		}
-		i++;
+		to = res[dep.to].c;
 		if (to == LD_NONE) {
 			m->nr_unresolved++;
 			continue;
 		}
-		dep = &m->deps[m->nr_deps++];
-		memset(dep, 0, sizeof(*dep));
-		dep->from = p1->remap ? p1->remap[cur - 1 - p1->first] : cur - 1;
-		dep->to = to;
-		dep->distance = 1;
-		dep->trace = LD_NONE;
+		dep.to = to;
+		if (p1->remap)
+			dep.from = p1->remap[dep.from - p1->first];
+		m->deps[j++] = dep;
 	}
-	/* pass 1 read it all: a failure now is a file rewritten since */
-	ret = ld_lines_error(&l, d);
-	if (ret)
-		return ret;
+	m->nr_deps = j;
+	free(res);
 	if (m->nr_unresolved)
 		ld_warn(m,
 			"%s: %u %s classes that are not listed (the file changed while it was read?)",
@@ -1077,10 +1041,10 @@ static int chain_adopt(struct ld_model *m, struct ld_model *t,
 /*
  * Where a big chains file is shared by two threads, -1 if it is not: a
  * second thread starts at once on the chains before @split, while this
- * one reads /proc/lockdep twice (the classes, then the dependencies) and
- * then the chains from @split on; it is placed so that both have about as
- * much to do, where a chain starts after a blank line (there the parser's
- * state is the same whichever line came before).  Nothing is said here
+ * one reads /proc/lockdep and then the chains from @split on; it is
+ * placed so that both have about as much to do, where a chain starts
+ * after a blank line (there the parser's state is the same whichever line
+ * came before).  Nothing is said here
  * about the file's first line: ld_parse_proc() checks it.  *@at: where
  * the chains start.
  */
@@ -1102,8 +1066,8 @@ static int64_t chain_split(const struct ld_section *ls,
 	       !memcmp(line, "(buggered) all lock chains:", 27))))
 		return -1;
 	*at = ld_lines_offset(&l, cs->data);
-	/* a byte of /proc/lockdep: about 0.7 of a chains' byte, read twice */
-	first = ls->len / 5 * 7;
+	/* a byte of /proc/lockdep costs about as much as one of the chains */
+	first = ls->len;
 	rest = cs->len - *at;
 	if (first >= rest)
 		return cs->len;
@@ -1208,8 +1172,8 @@ static int chain_tail(const struct chain_ctx *cx, const struct ld_section *cs,
  * classes by key and name, resolved against one table.  A big chains file
  * is shared by two threads (chain_split()): the second one starts on its
  * first part at once and, the classes not being known yet, numbers the
- * distinct lock lines (struct ref_dict); this one reads the classes, the
- * dependencies, then the rest of the chains.  The second thread's arrays
+ * distinct lock lines (struct ref_dict); this one reads the classes and
+ * the dependencies, then the rest of the chains.  The second thread's arrays
  * become the model's, each line number resolved once as this thread
  * resolves a line, and this thread's chains are appended.  Should either
  * part have anything to say (an error, a cut last line: messages with
@@ -1273,7 +1237,7 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 			goto out;
 		}
 	}
-	ret = lockdep_deps(m, ls, &p1, &keys, &kt, d);
+	ret = lockdep_deps(m, ls, &p1, &keys);
 	if (ret)
 		goto out;
 	if (half) {
@@ -1324,7 +1288,7 @@ out:
 	}
 	key_text_free(&kt);
 	ld_map_free(&keys);
-	free(p1.remap);
+	pass1_free(&p1);
 	return ret;
 }
 

@@ -865,6 +865,8 @@ static void test_fast_paths(void)
 		" -> [0000000000000002] b\n",	" -> [0000000000000002] b",
 		" -> [0000000000000002] b]\n",	" -> [x] b\n",
 		"  -> [0000000000000002] b\n",	" -> [0000000000000002]\r b\n",
+		/* stored as "...] b\r", which the next line also starts with */
+		" -> [0000000000000002] b\r\r\n -> [0000000000000002] b\r\n",
 	};
 	unsigned int i, k;
 
