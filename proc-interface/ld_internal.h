@@ -233,13 +233,8 @@ static inline const char *ld_find_nl(const char *p, const char *end)
 	return p < end ? memchr(p, '\n', end - p) : NULL;
 }
 
-/*
- * Where the first '\n' is in the 64 bytes at @p (all readable), 64 if
- * none: without a branch per 16 bytes, so that a fast path finds where the
- * next line starts before it knows what this one says, and the lookups of
- * successive lines overlap (each misses the cache).
- */
-static inline unsigned int ld_nl64(const char *p)
+/* A bit for each '\n' in the 64 bytes at @p (all readable) */
+static inline uint64_t ld_nl_mask64(const char *p)
 {
 #ifdef __SSE2__
 	const __m128i nl = _mm_set1_epi8('\n');
@@ -251,12 +246,55 @@ static inline unsigned int ld_nl64(const char *p)
 			     _mm_loadu_si128((const __m128i *)(p + 16 * i)),
 			     nl))
 		     << (16 * i);
-	return m ? __builtin_ctzll(m) : 64;
+	return m;
 #else
-	const char *nl = memchr(p, '\n', 64);
+	uint64_t m = 0;
+	int i;
 
-	return nl ? nl - p : 64;
+	for (i = 0; i < 64; i++)
+		m |= (uint64_t)(p[i] == '\n') << i;
+	return m;
 #endif
+}
+
+/*
+ * The fast paths' line iterator: the lines of [p, end), their newlines
+ * found 64 bytes at a time ahead of the lines (not line by line, each
+ * search waiting for the one before), so that what is done with a line
+ * never delays finding the next.  Gives up ~64 bytes before @end: what is
+ * left there is for ld_lines_next().
+ */
+struct ld_run {
+	const char *p, *b, *end; /* line, 64-byte block, end */
+	uint64_t m; /* the block's newlines from p on */
+};
+
+static inline void ld_run_init(struct ld_run *r, const char *p,
+			       const char *end)
+{
+	r->p = r->b = p;
+	r->end = end;
+	r->m = end - p >= 64 ? ld_nl_mask64(p) : 0;
+}
+
+/* The next line's length (r->p: its start), or false */
+static inline bool ld_run_line(struct ld_run *r, size_t *n)
+{
+	while (!r->m) {
+		if (r->end - r->b < 128)
+			return false;
+		r->b += 64;
+		r->m = ld_nl_mask64(r->b);
+	}
+	*n = r->b + __builtin_ctzll(r->m) - r->p;
+	return true;
+}
+
+/* Past the line ld_run_line() gave */
+static inline void ld_run_next(struct ld_run *r, size_t n)
+{
+	r->p += n + 1;
+	r->m &= r->m - 1;
 }
 
 /* Returns false at the end; *line is not NUL-terminated. */

@@ -538,19 +538,29 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 
 		/* most lines are a class's dependencies, on a line seen before */
 		if (ld_fast_paths && cur != LD_NONE &&
-		    ld_lines_avail(&l, 64) && !memcmp(l.p, " -> ", 4) &&
-		    (n = ld_nl64(l.p)) < 64 &&
-		    (to = ref_dict_fast(&p1->dict, l.p + 4, n - 4)) !=
-			    LD_NONE) {
-			l.p += n + 1;
-			l.lineno++;
-			l.last_unterminated = false;
-			ret = add_ref(m, cur, to);
-			if (ret)
-				goto out;
-			nr_refs++;
-			open = true;
-			continue;
+		    ld_lines_avail(&l, PROC_SPAN)) {
+			struct ld_run r;
+			unsigned long k = 0;
+
+			ld_run_init(&r, l.p, l.end);
+			while (ld_run_line(&r, &n) && n > 4 &&
+			       !memcmp(r.p, " -> ", 4) &&
+			       (to = ref_dict_fast(&p1->dict, r.p + 4,
+						   n - 4)) != LD_NONE) {
+				ret = add_ref(m, cur, to);
+				if (ret)
+					goto out;
+				ld_run_next(&r, n);
+				k++;
+			}
+			if (k) {
+				l.p = r.p;
+				l.lineno += k;
+				l.last_unterminated = false;
+				nr_refs += k;
+				open = true;
+				continue;
+			}
 		}
 		if (!ld_lines_next(&l, &line, &len))
 			break;
@@ -793,6 +803,36 @@ static inline int add_chain_lock(struct ld_model *m, struct ld_chain *ch,
 	return 0;
 }
 
+/* The word of "irq_context: <word>", @n bytes at @p: its mask, 4 if none */
+static unsigned int irq_word(const char *p, size_t n)
+{
+	/* indexed by the kernel's mask, as ld_irq_ctx */
+	static const char *const ctx[] = { "0", "softirq", "hardirq",
+					   "hardirq|softirq" };
+	static const uint8_t len[] = { 1, 7, 7, 15 };
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		if (n == len[i] && !memcmp(p, ctx[i], n))
+			break;
+	return i;
+}
+
+static struct ld_chain *new_chain(struct ld_model *out, unsigned int irq)
+{
+	struct ld_chain *ch;
+
+	if (ld_grow((void **)&out->chains, &out->alloc_chains, out->nr_chains,
+		    sizeof(*out->chains)))
+		return NULL;
+	ch = &out->chains[out->nr_chains++];
+	memset(ch, 0, sizeof(*ch));
+	ch->irq_context = irq;
+	ch->kid = LD_NONE;
+	ch->first = out->nr_chain_locks;
+	return ch;
+}
+
 /*
  * What the chain lines are resolved against: read only.  With @dict, they
  * are not resolved but numbered there (a second thread's, started before
@@ -804,6 +844,54 @@ struct chain_ctx {
 	const struct key_text *kt;
 	struct ref_dict *dict;
 };
+
+/*
+ * The usual lines from l->p on, as chain_lines() reads them: lock lines
+ * that @cx's table has, blank lines, and "irq_context:" lines where a
+ * chain may start (*@chp: the chain being read, NULL between two).  Stops
+ * before any other line, or close to the end of what is buffered.  The
+ * number of lines read, or -ENOMEM.
+ */
+static int chain_run(const struct chain_ctx *cx, struct ld_model *out,
+		     struct ld_lines *l, struct ld_chain **chp)
+{
+	struct ld_chain *ch = *chp;
+	struct ld_run r;
+	unsigned int i;
+	int k = 0;
+	size_t n;
+
+	ld_run_init(&r, l->p, l->end);
+	while (ld_run_line(&r, &n)) {
+		if (ch && n && *r.p == '[') {
+			uint32_t c = cx->dict ? ref_dict_fast(cx->dict, r.p, n) :
+						fast_ref(cx->kt, r.p, n);
+
+			if (c == LD_NONE)
+				break;
+			if (add_chain_lock(out, ch, c))
+				return -ENOMEM;
+		} else if (!n) {
+			ch = NULL;
+		} else if (!ch && n > 13 && !memcmp(r.p, "irq_context: ", 13) &&
+			   (i = irq_word(r.p + 13, n - 13)) < 4) {
+			ch = new_chain(out, i);
+			if (!ch)
+				return -ENOMEM;
+		} else {
+			break;
+		}
+		ld_run_next(&r, n);
+		k++;
+	}
+	if (k) {
+		l->p = r.p;
+		l->lineno += k;
+		l->last_unterminated = false;
+		*chp = ch;
+	}
+	return k;
+}
 
 /*
  * The lines [l->p, l->end) of /proc/lockdep_chains, after its first line,
@@ -821,21 +909,16 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 
 	for (;;) {
 		const char *p, *end;
-		uint32_t c = LD_NONE;
-		size_t n;
+		uint32_t c;
 
-		/* the usual lock line */
 		ld_lines_want(l, PROC_SPAN);
-		if (ch && ld_fast_paths && l->end - l->p >= 64 &&
-		    (n = ld_nl64(l->p)) < 64)
-			c = cx->dict ? ref_dict_fast(cx->dict, l->p, n) :
-				       fast_ref(cx->kt, l->p, n);
-		if (c != LD_NONE) {
-			l->p += n + 1;
-			l->lineno++;
-			if (add_chain_lock(out, ch, c))
-				return -ENOMEM;
-			continue;
+		if (ld_fast_paths) {
+			int k = chain_run(cx, out, l, &ch);
+
+			if (k < 0)
+				return k;
+			if (k)
+				continue;
 		}
 		if (!ld_lines_next(l, &line, &len))
 			break;
@@ -890,32 +973,19 @@ static int chain_lines(const struct chain_ctx *cx, struct ld_model *out,
 			continue;
 		}
 		if (ld_eat(&p, end, "irq_context: ")) {
+			unsigned int i = irq_word(p, end - p);
+
 			if (ch)
 				return ld_diag(d, l,
 					       "'irq_context:' inside a chain (lc_show() ends each chain with a blank line)");
-			/* indexed by the kernel's mask, as ld_irq_ctx */
-			static const char *const ctx[] = { "0", "softirq",
-							   "hardirq",
-							   "hardirq|softirq" };
-			unsigned int i;
-
-			for (i = 0; i < 4; i++)
-				if ((size_t)(end - p) == strlen(ctx[i]) &&
-				    !memcmp(p, ctx[i], end - p))
-					break;
 			if (i == 4)
 				return ld_diag(d, l,
 					       "unknown irq_context '%s'",
 					       ld_quote(p, end - p, q,
 							sizeof(q)));
-			if (ld_grow((void **)&out->chains, &out->alloc_chains,
-				    out->nr_chains, sizeof(*out->chains)))
+			ch = new_chain(out, i);
+			if (!ch)
 				return -ENOMEM;
-			ch = &out->chains[out->nr_chains++];
-			memset(ch, 0, sizeof(*ch));
-			ch->irq_context = i;
-			ch->kid = LD_NONE;
-			ch->first = out->nr_chain_locks;
 			continue;
 		}
 		return ld_diag(

@@ -868,6 +868,24 @@ static void test_fast_paths(void)
 		/* stored as "...] b\r", which the next line also starts with */
 		" -> [0000000000000002] b\r\r\n -> [0000000000000002] b\r\n",
 	};
+	static const char *const odd_chain_lines[] = {
+		"irq_context: 0\r\n",
+		"irq_context: softirq\n",
+		"irq_context: hardirq|softirq\n",
+		"irq_context: bogus\n",
+		"irq_context:  0\n",
+		"irq_context: 0",
+		"\n\n",
+		" \n",
+		"[0000000000000002] b\n",
+		"[0000000000000002] b\r\n",
+		"[0000000000000002] b\r\r\n[0000000000000002] b\r\n",
+		"[0000000000000002] b",
+		"[0000000000000099] b\n",
+		"[0000000000000002] a\n",
+		"[0000000000000003] a name of more than sixty-four bytes, as long as it has to be\n",
+		"[0000000000000003] a name of more than sixty-four bytes, as long as it has to be\n\nirq_context: 0\n",
+	};
 	unsigned int i, k;
 
 	fast_vs_general_dir("stock-6.12.118-workload");
@@ -949,6 +967,38 @@ static void test_fast_paths(void)
 		in[0] = (struct ld_input){ "lockdep", NULL, body, (size_t)o };
 		snprintf(what, sizeof(what), "odd /proc dependency line %u", i);
 		fast_vs_general(what, in, 1);
+	}
+	/* /proc/lockdep_chains' lines, inside a chain and between two */
+	for (i = 0; i < 2 * ARRAY_SIZE(odd_chain_lines); i++) {
+		static const char classes_proc[] =
+			"all lock classes:\n"
+			"0000000000000001 OPS: 1 FD: 0 BD: 0 ....: a\n\n"
+			"0000000000000002 OPS: 1 FD: 0 BD: 0 ....: b\n\n"
+			"0000000000000003 OPS: 1 FD: 0 BD: 0 ....: a name of more than sixty-four bytes, as long as it has to be\n\n";
+		const char *odd = odd_chain_lines[i / 2];
+		struct ld_input in[2];
+		char body[8192], what[160];
+		int o = 0, j;
+
+		o += sprintf(body + o, "all lock chains:\n");
+		for (j = 0; j < 20; j++) {
+			o += sprintf(body + o, "irq_context: 0\n");
+			if (j == 1 && i % 2 == 0)
+				o += sprintf(body + o, "%s", odd);
+			o += sprintf(body + o, "[0000000000000001] a\n"
+					       "[0000000000000002] b\n\n");
+			if (j == 1 && i % 2 == 1)
+				o += sprintf(body + o, "%s", odd);
+			if (j == 1 && !strchr(odd, '\n'))
+				break;
+		}
+		in[0] = (struct ld_input){ "lockdep", NULL, classes_proc,
+					   strlen(classes_proc) };
+		in[1] = (struct ld_input){ "lockdep_chains", NULL, body,
+					   (size_t)o };
+		snprintf(what, sizeof(what), "odd /proc chain line %u %s", i / 2,
+			 i % 2 ? "between chains" : "in a chain");
+		fast_vs_general(what, in, 2);
 	}
 	report("fast_paths_agree_with_general_paths");
 }
