@@ -1019,6 +1019,28 @@ static int chains_reserve(struct ld_model *m, uint64_t len)
 
 size_t ld_chain_split_min = 4u << 20;
 
+/*
+ * The locks of @t, numbered in a dictionary, replaced by what @res
+ * resolved each number to; a lock of no listed class keeps its name.
+ */
+static int chain_resolve(struct ld_model *t, const struct ref_res *res,
+			 uint32_t *unresolved)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nr_chain_locks; i++) {
+		const struct ref_res *r = &res[t->chain_locks[i]];
+
+		t->chain_locks[i] = r->c;
+		if (r->c != LD_NONE)
+			continue;
+		(*unresolved)++;
+		if (ld_add_unlisted(t, i, r->name, r->len))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 struct chain_half {
 	struct chain_ctx cx; /* with a dictionary */
 	struct ref_dict dict;
@@ -1027,17 +1049,65 @@ struct chain_half {
 	struct ld_lines l;
 	struct ld_stream st;
 	pthread_t th;
-	uint32_t unresolved;
 	struct ld_diag d;
 	int ret;
+	/* the classes to resolve against, once the first thread has them */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int go; /* 0: not yet, 1: here they are, -1: never */
+	const struct ld_model *m;
+	const struct ld_map *keys;
+	bool resolved; /* t's locks are classes now */
+	uint32_t unresolved; /* of them, names of no listed class */
 };
 
+/* A model that parsed part of the chains without anything to say */
+static bool chain_part_clean(const struct ld_model *t, int ret)
+{
+	return !ret && !t->partial && !t->nr_warnings;
+}
+
+/*
+ * The second thread: the chains of its part, their lines numbered; then,
+ * unless the first thread will read them again (chain_part_clean()), it
+ * waits for the classes and resolves them, while the first thread reads
+ * the rest of the chains.
+ */
 static void *chain_half_run(void *arg)
 {
 	struct chain_half *h = arg;
+	struct ref_res *res;
+	uint32_t unresolved = 0;
+	int go;
 
-	h->ret = chain_lines(&h->cx, h->t, &h->l, &h->unresolved, &h->d);
+	h->ret = chain_lines(&h->cx, h->t, &h->l, &unresolved, &h->d);
+	if (!chain_part_clean(h->t, h->ret))
+		return NULL;
+	pthread_mutex_lock(&h->lock);
+	while (!(go = h->go))
+		pthread_cond_wait(&h->cond, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+	if (go < 0)
+		return NULL;
+	res = ref_dict_resolve(&h->dict, h->m, h->keys);
+	h->ret = res ? chain_resolve(h->t, res, &h->unresolved) : -ENOMEM;
+	h->resolved = !h->ret;
+	free(res);
 	return NULL;
+}
+
+/* Tell the second thread that @m's classes, @keys, are read; or (@go -1) never */
+static void chain_half_go(struct chain_half *h, int go,
+			  const struct ld_model *m, const struct ld_map *keys)
+{
+	pthread_mutex_lock(&h->lock);
+	if (!h->go) {
+		h->m = m;
+		h->keys = keys;
+		h->go = go;
+		pthread_cond_signal(&h->cond);
+	}
+	pthread_mutex_unlock(&h->lock);
 }
 
 /* @t's chains after @m's, their locks and those locks' names */
@@ -1067,44 +1137,22 @@ static int chain_append(struct ld_model *m, const struct ld_model *t)
 }
 
 /*
- * The second thread's chains (@t, its locks numbered in its dictionary)
- * after @m's, each number replaced by what @res resolved it to; a lock of
- * no listed class keeps its name.  When @m has none yet (always, but for
- * a caller that parsed chains before), @t's arrays are taken over: they
- * have room for the whole file.
+ * @t's chains after @m's; when @m has none yet (always, but for a caller
+ * that parsed chains before), @t's arrays are taken over: they have room
+ * for the whole file.
  */
-static int chain_adopt(struct ld_model *m, struct ld_model *t,
-		       const struct ref_res *res, uint32_t *unresolved)
+static int chain_adopt(struct ld_model *m, struct ld_model *t)
 {
-	uint32_t base = m->nr_chain_locks, i, v;
+	uint32_t i;
 
-	if (!m->nr_chains && !base) {
-		ld_take_chains(m, t);
-	} else {
-		if (ld_grow((void **)&m->chains, &m->alloc_chains,
-			    m->nr_chains + t->nr_chains, sizeof(*m->chains)) ||
-		    ld_grow((void **)&m->chain_locks, &m->alloc_chain_locks,
-			    base + t->nr_chain_locks, sizeof(uint32_t)))
+	if (m->nr_chains || m->nr_chain_locks)
+		return chain_append(m, t);
+	ld_take_chains(m, t);
+	for (i = 0; i < t->nr_unlisted; i++)
+		if (ld_add_unlisted(m, t->unlisted[i].at,
+				    t->unlisted[i].name.s,
+				    t->unlisted[i].name.len))
 			return -ENOMEM;
-		for (i = 0; i < t->nr_chains; i++) {
-			m->chains[m->nr_chains] = t->chains[i];
-			m->chains[m->nr_chains++].first += base;
-		}
-		memcpy(m->chain_locks + base, t->chain_locks,
-		       t->nr_chain_locks * sizeof(uint32_t));
-		m->nr_chain_locks = base + t->nr_chain_locks;
-	}
-	for (i = base; i < m->nr_chain_locks; i++) {
-		const struct ref_res *r = &res[m->chain_locks[i]];
-
-		v = r->c;
-		m->chain_locks[i] = v;
-		if (v != LD_NONE)
-			continue;
-		(*unresolved)++;
-		if (ld_add_unlisted(m, i, r->name, r->len))
-			return -ENOMEM;
-	}
 	return 0;
 }
 
@@ -1136,8 +1184,12 @@ static int64_t chain_split(const struct ld_section *ls,
 	       !memcmp(line, "(buggered) all lock chains:", 27))))
 		return -1;
 	*at = ld_lines_offset(&l, cs->data);
-	/* a byte of /proc/lockdep costs about as much as one of the chains */
-	first = ls->len;
+	/*
+	 * a byte of /proc/lockdep, with what this thread does between it
+	 * and the chains, weighs about 1.5 of the chains' (the threads end
+	 * together at full capacity; 1.4 to 1.8 are as good)
+	 */
+	first = ls->len / 2 * 3;
 	rest = cs->len - *at;
 	if (first >= rest)
 		return cs->len;
@@ -1174,6 +1226,8 @@ static void chain_half_free(struct chain_half *h)
 	ld_model_free(h->t);
 	ld_model_free(h->tail);
 	h->t = h->tail = NULL;
+	pthread_mutex_destroy(&h->lock);
+	pthread_cond_destroy(&h->cond);
 }
 
 /* Start the second thread on the chains from @at to @split; or false */
@@ -1184,6 +1238,8 @@ static bool chain_half_start(struct chain_half *h,
 	memset(h, 0, sizeof(*h));
 	if (split < 0)
 		return false;
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_cond_init(&h->cond, NULL);
 	h->t = ld_model_new();
 	h->tail = ld_model_new();
 	/* room for all the chains: this thread's are appended to them */
@@ -1204,15 +1260,10 @@ fail:
 /* Wait for the second thread; free its stream's buffer */
 static void chain_half_join(struct chain_half *h)
 {
+	chain_half_go(h, -1, NULL, NULL); /* if not told yet: never */
 	pthread_join(h->th, NULL);
 	ld_stream_buf_free(h->st.buf);
 	h->st.buf = NULL;
-}
-
-/* A model that parsed part of the chains without anything to say */
-static bool chain_part_clean(const struct ld_model *t, int ret)
-{
-	return !ret && !t->partial && !t->nr_warnings;
 }
 
 /*
@@ -1243,9 +1294,10 @@ static int chain_tail(const struct chain_ctx *cx, const struct ld_section *cs,
  * is shared by two threads (chain_split()): the second one starts on its
  * first part at once and, the classes not being known yet, numbers the
  * distinct lock lines (struct ref_dict); this one reads the classes and
- * the dependencies, then the rest of the chains.  The second thread's arrays
- * become the model's, each line number resolved once as this thread
- * resolves a line, and this thread's chains are appended.  Should either
+ * the dependencies, then the rest of the chains, while the second thread,
+ * given the classes (chain_half_go()), resolves each line number once as
+ * this thread resolves a line.  Its arrays become the model's, and this
+ * thread's chains are appended.  Should either
  * part have anything to say (an error, a cut last line: messages with
  * line numbers), all the chains are parsed again by this thread alone, as
  * if there had been no split.
@@ -1258,7 +1310,6 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 	struct chain_ctx cx = { m, &keys, &kt, NULL };
 	struct chain_half h;
 	struct pass1 p1 = { 0 };
-	struct ref_res *res;
 	struct ld_diag td;
 	struct ld_lines l;
 	const char *line;
@@ -1281,8 +1332,11 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 	t = ld_phase(m, "lockdep classes", t);
 	ld_name_hash_build(m);
 	ret = m->name_hash ? build_key_map(m, &keys) : -ENOMEM;
-	if (!ret)
-		ret = key_text_build(&kt, m, &keys);
+	if (ret)
+		goto out;
+	if (half)
+		chain_half_go(&h, 1, m, &keys);
+	ret = key_text_build(&kt, m, &keys);
 	if (ret)
 		goto out;
 	if (cs) {
@@ -1316,15 +1370,10 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 
 		chain_half_join(&h);
 		half = false;
-		if (chain_part_clean(h.t, h.ret) &&
+		if (chain_part_clean(h.t, h.ret) && h.resolved &&
 		    chain_part_clean(h.tail, tret)) {
-			res = ref_dict_resolve(&h.dict, m, &keys);
-			ret = res ? chain_adopt(m, h.t, res, &unresolved) :
-				    -ENOMEM;
-			free(res);
-			if (!ret)
-				ret = chain_append(m, h.tail);
-			unresolved += tail_unresolved;
+			ret = chain_adopt(m, h.t) ?: chain_append(m, h.tail);
+			unresolved += h.unresolved + tail_unresolved;
 		} else {
 			/* again, with the right line numbers (and no memory
 			 * short before an error earlier in the file) */

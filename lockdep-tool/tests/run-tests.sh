@@ -52,7 +52,8 @@ sane() {
 if ! "$GEN" "$WORK/gen" 1024 20000 100000 > "$WORK/gen.log" 2>&1; then
 	fail unit_generate_snapshot "$(head -c 500 "$WORK/gen.log")"
 fi
-"$UNIT" "$FIX" "$WORK/gen" > "$WORK/unit.log" 2> "$WORK/unit.err"
+# a timeout: a thread that waits forever must fail the run, not hang it
+timeout 600 "$UNIT" "$FIX" "$WORK/gen" > "$WORK/unit.log" 2> "$WORK/unit.err"
 rc=$?
 while IFS= read -r line; do
 	case $line in
@@ -66,7 +67,7 @@ fi
 # the same unit tests under ThreadSanitizer: the parsers' second threads
 # (the export's chains thread, the /proc chain half, the chain index, FD/BD)
 # against the first, on the fixtures and the generated snapshot
-"$TSAN_UNIT" "$FIX" "$WORK/gen" > "$WORK/tsan.log" 2> "$WORK/tsan.err"
+timeout 900 "$TSAN_UNIT" "$FIX" "$WORK/gen" > "$WORK/tsan.log" 2> "$WORK/tsan.err"
 rc=$?
 if [ $rc = 0 ] && ! grep -q 'ThreadSanitizer' "$WORK/tsan.err" &&
    ! grep -q '^not ok' "$WORK/tsan.log"; then

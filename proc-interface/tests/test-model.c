@@ -1816,6 +1816,21 @@ static void test_chain_split(void)
 		"0000000000000001 FD:    1 BD:    1 ....: c0\n\n"
 		"0000000000000002 FD:    1 BD:    1 ....: c1\n\n"
 		"0000000000000003 FD:    1 BD:    1 ....: c2\n\n";
+	static const char *const odd_classes[] = {
+		"all lock classes:\n"
+		"0000000000000001 FD:    1 BD:    1 ....: c0\n\ngarbage\n",
+		"all lock classes:\n"
+		"0000000000000001 FD:    1 BD:    1 ....: c0\n"
+		" -> [0000000000000002 c1\n",
+		"all lock clases:\n",
+		"all lock classes:\n"
+		"0000000000000001 FD:    1 BD:    1 ....: c0\n\n"
+		"0000000000000002 FD:    1 BD:    1 ....: c1\n",
+		"all lock classes:\n"
+		"0000000000000001 FD:    1 BD:    1 ....: c0\n\n"
+		"0000000000000002 FD:    1 BD:    1 ....: c1\n\n"
+		"0000000000000002 FD:    1 BD:    1 ....: c1\n\n",
+	};
 	char path[4096], what[160], *body = malloc(64 << 10);
 	unsigned int i, at, j;
 
@@ -1851,6 +1866,25 @@ static void test_chain_split(void)
 				 i, at);
 			split_vs_one(what, in, 2, NULL);
 		}
+	}
+	/*
+	 * /proc/lockdep wrong or cut short while the second thread reads
+	 * the chains: told there will be no classes, or given them
+	 */
+	for (i = 0; body && i < ARRAY_SIZE(odd_classes); i++) {
+		struct ld_input in[2];
+		int o = sprintf(body, "all lock chains:\n");
+
+		for (j = 0; j < 400; j++)
+			o += sprintf(body + o,
+				     "irq_context: 0\n[%016x] c%u\n\n",
+				     j % 3 + 1, j % 3);
+		in[0] = (struct ld_input){ "lockdep", NULL, odd_classes[i],
+					   strlen(odd_classes[i]) };
+		in[1] = (struct ld_input){ "lockdep_chains", NULL, body,
+					   (size_t)o };
+		snprintf(what, sizeof(what), "odd class list %u", i);
+		split_vs_one(what, in, 2, NULL);
 	}
 	free(body);
 	report("chains_split_between_threads_agree_with_one_thread");
