@@ -559,6 +559,21 @@ static inline bool ld_tok_hex(const char *s, size_t len, uint64_t *v)
 
 static inline void ld_skip_spaces(const char **p, const char *end)
 {
+#ifdef __SSE2__
+	/* lock_stat pads its columns with dozens of spaces */
+	while (end - *p >= 16) {
+		unsigned int m = ~_mm_movemask_epi8(_mm_cmpeq_epi8(
+					 _mm_loadu_si128((const __m128i *)*p),
+					 _mm_set1_epi8(' '))) &
+				 0xffff;
+
+		if (m) {
+			*p += __builtin_ctz(m);
+			return;
+		}
+		*p += 16;
+	}
+#endif
 	while (*p < end && **p == ' ')
 		(*p)++;
 }
