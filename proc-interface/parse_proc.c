@@ -125,19 +125,18 @@ static int key_text_build(struct key_text *t, const struct ld_model *m,
 	for (i = 0; i < n; i++)
 		t->slot[i].id = LD_NONE;
 	t->mask = n - 1;
-	for (i = 0; i <= keys->mask; i++) {
-		const struct ld_class *c;
+	/* in class order, not the map's: the classes and names in a row */
+	for (i = 0; i < m->nr_classes; i++) {
+		const struct ld_class *c = &m->classes[i];
 		struct key_slot *ks;
 		char buf[16];
 		uint64_t w[2];
 
-		if (keys->vals[i] == LD_NONE)
-			continue;
-		c = &m->classes[keys->vals[i]];
-		if (c->name.len && c->name.s[c->name.len - 1] == '\r')
+		if (ld_map_get(keys, c->key_hash) != i ||
+		    (c->name.len && c->name.s[c->name.len - 1] == '\r'))
 			continue;
 		for (d = 0; d < 16; d++)
-			buf[d] = hex[keys->keys[i] >> (60 - 4 * d) & 0xf];
+			buf[d] = hex[c->key_hash >> (60 - 4 * d) & 0xf];
 		memcpy(w, buf, 16);
 		for (h = key_text_hash(w, t->mask); t->slot[h].id != LD_NONE;
 		     h = (h + 1) & t->mask)
@@ -146,7 +145,7 @@ static int key_text_build(struct key_text *t, const struct ld_model *m,
 		memcpy(ks->text, w, 16);
 		ks->name = c->name.s;
 		ks->len = c->name.len;
-		ks->id = keys->vals[i];
+		ks->id = i;
 	}
 	return 0;
 }
