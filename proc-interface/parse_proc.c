@@ -1185,10 +1185,11 @@ static int64_t chain_split(const struct ld_section *ls,
 	*at = ld_lines_offset(&l, cs->data);
 	/*
 	 * a byte of /proc/lockdep, with what this thread does between it
-	 * and the chains, weighs about 1.5 of the chains' (the threads end
-	 * together at full capacity; 1.4 to 1.8 are as good)
+	 * and the chains (the dependency index among it), weighs about 1.7
+	 * of the chains' (the threads end together at full capacity; 1.5
+	 * to 1.8 are as good)
 	 */
-	first = ls->len / 2 * 3;
+	first = ls->len / 3 * 5;
 	rest = cs->len - *at;
 	if (first >= rest)
 		return cs->len;
@@ -1363,6 +1364,17 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 	ret = lockdep_deps(m, ls, &p1, &keys);
 	if (ret)
 		goto out;
+	/*
+	 * the dependency index too while the second thread reads chains:
+	 * its duplicates are said where ld_model_finish() says them
+	 */
+	if (half) {
+		t = ld_phase(m, "lockdep deps", t);
+		ret = ld_index_deps_quiet(m, &m->dup_deps);
+		if (ret)
+			goto out;
+		t = ld_phase(m, "adjacency", t);
+	}
 	if (half) {
 		int tret = chain_tail(&cx, cs, split, h.tail, &tail_unresolved,
 				      &td);

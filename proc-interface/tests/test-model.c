@@ -1830,6 +1830,13 @@ static void test_chain_split(void)
 		"0000000000000001 FD:    1 BD:    1 ....: c0\n\n"
 		"0000000000000002 FD:    1 BD:    1 ....: c1\n\n"
 		"0000000000000002 FD:    1 BD:    1 ....: c1\n\n",
+		/* a dependency twice: said after the chains' warnings */
+		"all lock classes:\n"
+		"0000000000000001 FD:    1 BD:    1 ....: c0\n"
+		" -> [0000000000000002] c1\n"
+		" -> [0000000000000002] c1\n"
+		" -> [00000000deadbeef] gone\n\n"
+		"0000000000000002 FD:    1 BD:    1 ....: c1\n\n",
 	};
 	char path[4096], what[160], *body = malloc(64 << 10);
 	unsigned int i, at, j;
