@@ -542,10 +542,27 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 			unsigned long k = 0;
 
 			ld_run_init(&r, l.p, l.end);
-			while (ld_run_line(&r, &n) && n > 4 &&
-			       !memcmp(r.p, " -> ", 4) &&
-			       (to = ref_dict_fast(&p1->dict, r.p + 4,
-						   n - 4)) != LD_NONE) {
+			while (ld_run_line(&r, &n) && n > 5 &&
+			       !memcmp(r.p, " -> [", 5)) {
+				const char *e = r.p + n, *br;
+
+				to = ref_dict_fast(&p1->dict, r.p + 4, n - 4);
+				/*
+				 * a line not seen before, checked as the
+				 * general path checks it (which strips a CR)
+				 */
+				if (to == LD_NONE) {
+					br = memchr(r.p + 5, ']', n - 5);
+					if (e[-1] == '\r' || !br ||
+					    br + 1 >= e || br[1] != ' ')
+						break;
+					to = ref_dict_add(&p1->dict, p1->arena,
+							  r.p + 5, n - 5);
+					if (to == LD_NONE) {
+						ret = -ENOMEM;
+						goto out;
+					}
+				}
 				ret = add_ref(m, cur, to);
 				if (ret)
 					goto out;
