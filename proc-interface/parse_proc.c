@@ -500,6 +500,7 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 	bool open = false, cut = false; /* a class block without its blank */
 	struct ld_lines l;
 	const char *line;
+	uint32_t slots;
 	size_t len, n;
 	char q[LD_QBUF];
 
@@ -507,10 +508,14 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 	p1->first_dep = m->nr_deps;
 	p1->arena = ld_arena_new();
 	/* a few thousand distinct lines: as many as there are classes */
-	for (n = 64; n < 16384 && n < s->len / 256; n *= 2)
+	for (slots = 64; slots < 16384 && slots < s->len / 256; slots *= 2)
 		;
-	/* 85 bytes a class at the least in real files; lockdep's limit */
-	if (!p1->arena || ref_dict_init(&p1->dict, n) ||
+	/*
+	 * 85 bytes a class at the least in real files; lockdep's limit.
+	 * 40 bytes a dependency line in real files, 25 at the least: a
+	 * bound that most files stay under, past which the array grows.
+	 */
+	if (!p1->arena || ref_dict_init(&p1->dict, slots) ||
 	    ld_reserve((void **)&m->classes, &m->alloc_classes,
 		       m->nr_classes + (s->len / 48 < (1 << 17) ?
 						s->len / 48 : 1 << 17),
@@ -1178,9 +1183,8 @@ static int chain_adopt(struct ld_model *m, struct ld_model *t)
  * one reads /proc/lockdep and then the chains from @split on; it is
  * placed so that both have about as much to do, where a chain starts
  * after a blank line (there the parser's state is the same whichever line
- * came before).  Nothing is said here
- * about the file's first line: ld_parse_proc() checks it.  *@at: where
- * the chains start.
+ * came before).  Nothing is said here about the file's first line:
+ * ld_parse_proc() checks it.  *@at: where the chains start.
  */
 static int64_t chain_split(const struct ld_section *ls,
 			   const struct ld_section *cs, uint64_t *at)
@@ -1314,10 +1318,9 @@ static int chain_tail(const struct chain_ctx *cx, const struct ld_section *cs,
  * the dependencies, then the rest of the chains, while the second thread,
  * given the classes (chain_half_go()), resolves each line number once as
  * this thread resolves a line.  Its arrays become the model's, and this
- * thread's chains are appended.  Should either
- * part have anything to say (an error, a cut last line: messages with
- * line numbers), all the chains are parsed again by this thread alone, as
- * if there had been no split.
+ * thread's chains are appended.  Should either part have anything to say
+ * (an error, a cut last line: messages with line numbers), all the chains
+ * are parsed again by this thread alone, as if there had been no split.
  */
 int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 		  const struct ld_section *cs, struct ld_diag *d)
