@@ -540,7 +540,7 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 		uint64_t v;
 		int64_t sv;
 
-		/* most lines are a class's dependencies, on a line seen before */
+		/* most lines are a class's dependencies, on lines seen before */
 		if (ld_fast_paths && cur != LD_NONE &&
 		    ld_lines_avail(&l, PROC_SPAN)) {
 			struct ld_run r;
@@ -885,8 +885,9 @@ static int chain_run(const struct chain_ctx *cx, struct ld_model *out,
 	ld_run_init(&r, l->p, l->end);
 	while (ld_run_line(&r, &n)) {
 		if (ch && n && *r.p == '[') {
-			uint32_t c = cx->dict ? ref_dict_fast(cx->dict, r.p, n) :
-						fast_ref(cx->kt, r.p, n);
+			uint32_t c = cx->dict ?
+					     ref_dict_fast(cx->dict, r.p, n) :
+					     fast_ref(cx->kt, r.p, n);
 
 			if (c == LD_NONE)
 				break;
@@ -1117,7 +1118,7 @@ static void *chain_half_run(void *arg)
 	return NULL;
 }
 
-/* Tell the second thread that @m's classes, @keys, are read; or (@go -1) never */
+/* Tell the second thread that @m's classes, @keys, are read; -1: never */
 static void chain_half_go(struct chain_half *h, int go,
 			  const struct ld_model *m, const struct ld_map *keys)
 {
@@ -1129,6 +1130,20 @@ static void chain_half_go(struct chain_half *h, int go,
 		pthread_cond_signal(&h->cond);
 	}
 	pthread_mutex_unlock(&h->lock);
+}
+
+/* @t's locks of no listed class, their names, at @base in @m */
+static int copy_unlisted(struct ld_model *m, const struct ld_model *t,
+			 uint32_t base)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nr_unlisted; i++)
+		if (ld_add_unlisted(m, base + t->unlisted[i].at,
+				    t->unlisted[i].name.s,
+				    t->unlisted[i].name.len))
+			return -ENOMEM;
+	return 0;
 }
 
 /* @t's chains after @m's, their locks and those locks' names */
@@ -1148,11 +1163,8 @@ static int chain_append(struct ld_model *m, const struct ld_model *t)
 	if (t->nr_chain_locks)
 		memcpy(m->chain_locks + base, t->chain_locks,
 		       t->nr_chain_locks * sizeof(uint32_t));
-	for (i = 0; i < t->nr_unlisted; i++)
-		if (ld_add_unlisted(m, base + t->unlisted[i].at,
-				    t->unlisted[i].name.s,
-				    t->unlisted[i].name.len))
-			return -ENOMEM;
+	if (copy_unlisted(m, t, base))
+		return -ENOMEM;
 	m->nr_chain_locks += t->nr_chain_locks;
 	return 0;
 }
@@ -1164,17 +1176,10 @@ static int chain_append(struct ld_model *m, const struct ld_model *t)
  */
 static int chain_adopt(struct ld_model *m, struct ld_model *t)
 {
-	uint32_t i;
-
 	if (m->nr_chains || m->nr_chain_locks)
 		return chain_append(m, t);
 	ld_take_chains(m, t);
-	for (i = 0; i < t->nr_unlisted; i++)
-		if (ld_add_unlisted(m, t->unlisted[i].at,
-				    t->unlisted[i].name.s,
-				    t->unlisted[i].name.len))
-			return -ENOMEM;
-	return 0;
+	return copy_unlisted(m, t, 0);
 }
 
 /*

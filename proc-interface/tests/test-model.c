@@ -996,8 +996,8 @@ static void test_fast_paths(void)
 					   strlen(classes_proc) };
 		in[1] = (struct ld_input){ "lockdep_chains", NULL, body,
 					   (size_t)o };
-		snprintf(what, sizeof(what), "odd /proc chain line %u %s", i / 2,
-			 i % 2 ? "between chains" : "in a chain");
+		snprintf(what, sizeof(what), "odd /proc chain line %u %s",
+			 i / 2, i % 2 ? "between chains" : "in a chain");
 		fast_vs_general(what, in, 2);
 	}
 	report("fast_paths_agree_with_general_paths");
