@@ -402,13 +402,17 @@ static inline int add_ref(struct ld_model *m, uint32_t from, uint32_t to)
  * meanwhile, at another index, comes twice): the later entries dropped,
  * their dependency lines counted to the first (p1->remap), with a
  * warning.  Same key and another name is a collision of hashed pointers,
- * for build_key_map().
+ * for build_key_map().  When none is dropped and these are all the
+ * model's classes (always, but for a caller that read classes before),
+ * the map made here is the one build_key_map() would make: it becomes
+ * @keys, with the collisions marked as build_key_map() marks them.
+ * Otherwise @keys is left as it was.
  */
 static int drop_duplicate_classes(struct ld_model *m, struct pass1 *p1,
-				  const char *origin)
+				  const char *origin, struct ld_map *keys)
 {
 	uint32_t first = p1->first, nr = m->nr_classes - first, i, j, old;
-	uint32_t dups = 0, *remap = NULL;
+	uint32_t dups = 0, collisions = 0, *remap = NULL;
 	struct ld_map seen;
 	int ret;
 
@@ -419,10 +423,13 @@ static int drop_duplicate_classes(struct ld_model *m, struct pass1 *p1,
 		if (!c->key_hash_known)
 			continue;
 		ret = ld_map_put(&seen, c->key_hash, i, &old);
-		if (ret || old == LD_NONE ||
-		    c->name.len != m->classes[old].name.len ||
-		    memcmp(c->name.s, m->classes[old].name.s, c->name.len))
+		if (ret || old == LD_NONE)
 			continue;
+		if (c->name.len != m->classes[old].name.len ||
+		    memcmp(c->name.s, m->classes[old].name.s, c->name.len)) {
+			collisions++;
+			continue;
+		}
 		if (!remap) {
 			remap = malloc(nr * sizeof(*remap));
 			if (!remap) {
@@ -434,6 +441,20 @@ static int drop_duplicate_classes(struct ld_model *m, struct pass1 *p1,
 		}
 		remap[i - first] = old;
 		dups++;
+	}
+	if (!ret && !dups && !first) {
+		/* each key's first class, if another has its key */
+		for (i = 0; collisions && i < m->nr_classes; i++) {
+			if (!m->classes[i].key_hash_known)
+				continue;
+			old = ld_map_get(&seen, m->classes[i].key_hash);
+			if (old != i) {
+				m->classes[old].key_hash_known = false;
+				collisions--;
+			}
+		}
+		*keys = seen;
+		return 0;
 	}
 	ld_map_free(&seen);
 	if (ret || !dups) {
@@ -1351,12 +1372,15 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 	ld_arena_expect(m->arena, ls->len); /* names, keys' text */
 	ret = lockdep_classes(m, ls, &p1, d);
 	if (!ret)
-		ret = drop_duplicate_classes(m, &p1, ls->origin);
+		ret = drop_duplicate_classes(m, &p1, ls->origin, &keys);
 	if (ret)
 		goto out;
 	t = ld_phase(m, "lockdep classes", t);
 	ld_name_hash_build(m);
-	ret = m->name_hash ? build_key_map(m, &keys) : -ENOMEM;
+	if (!m->name_hash)
+		ret = -ENOMEM;
+	else if (!keys.keys)
+		ret = build_key_map(m, &keys);
 	if (ret)
 		goto out;
 	if (half)

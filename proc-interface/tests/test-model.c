@@ -1679,6 +1679,84 @@ static void test_lookup(void)
 }
 
 /*
+ * Hashed keys have 32 significant bits: two classes may print one key.
+ * Then the key names neither (the first class of it is left without a
+ * key, the others keep theirs but are not found by it) and references to
+ * them are resolved by name; read by one thread or two, and with a class
+ * listed twice (same key and name) as well, counted once.
+ */
+static void test_key_collision(void)
+{
+	static const char *const way[] = { "one thread", "split",
+					   "listed twice" };
+	static const char classes[] =
+		"all lock classes:\n"
+		"0000000000000001 OPS: 1 FD: 2 BD: 0 ....: a\n"
+		" -> [0000000000000002] c\n"
+		" -> [0000000000000002] b\n\n"
+		"0000000000000002 OPS: 1 FD: 0 BD: 1 ....: b\n\n"
+		"0000000000000002 OPS: 1 FD: 0 BD: 1 ....: c\n\n"
+		"0000000000000002 OPS: 1 FD: 0 BD: 0 ....: d\n\n";
+	static const char twice[] =
+		"0000000000000002 OPS: 1 FD: 0 BD: 1 ....: b\n\n";
+	size_t omin = ld_chain_split_min;
+	char lockdep[1024], chains[4096];
+	unsigned int k, i, o;
+
+	o = snprintf(chains, sizeof(chains), "all lock chains:\n");
+	for (i = 0; i < 16; i++)
+		o += snprintf(chains + o, sizeof(chains) - o,
+			      "irq_context: 0\n[0000000000000001] a\n"
+			      "[0000000000000002] %c\n[0000000000000002] %c\n\n",
+			      'b' + i % 3, 'b' + (i + 1) % 3);
+	for (k = 0; k < 3; k++) {
+		struct ld_model *m = NULL;
+		struct ld_input in[2];
+		struct ld_diag d;
+		bool ab = false, ac = false;
+		int before = failed_here;
+
+		failed_here = 0;
+		snprintf(lockdep, sizeof(lockdep), "%s%s", classes,
+			 k == 2 ? twice : "");
+		in[0] = (struct ld_input){ "lockdep", NULL, lockdep,
+					   strlen(lockdep) };
+		in[1] = (struct ld_input){ "lockdep_chains", NULL, chains, o };
+		ld_chain_split_min = k ? 0 : omin;
+		if (ld_load_buffers(&m, in, 2, &d)) {
+			printf("# %s: %s\n", way[k], d.msg);
+			failed_here = 1;
+			continue;
+		}
+		ld_chain_split_min = omin;
+		CHECK(m->nr_classes == 4 && !m->nr_unresolved);
+		CHECK(m->nr_warnings == (k == 2));
+		CHECK(m->classes[0].key_hash_known);
+		CHECK(!m->classes[1].key_hash_known);
+		CHECK(m->classes[2].key_hash_known &&
+		      m->classes[3].key_hash_known);
+		for (i = 0; i < m->nr_deps; i++) {
+			ab |= m->deps[i].from == 0 && m->deps[i].to == 1;
+			ac |= m->deps[i].from == 0 && m->deps[i].to == 2;
+		}
+		CHECK(m->nr_deps == 2 && ab && ac);
+		CHECK(m->nr_chains == 16 && m->nr_chain_locks == 48);
+		for (i = 0; i < m->nr_chains && i < 16; i++) {
+			const uint32_t *l = m->chain_locks + m->chains[i].first;
+
+			CHECK(m->chains[i].depth == 3 && l[0] == 0 &&
+			      l[1] == 1 + i % 3 && l[2] == 1 + (i + 1) % 3);
+		}
+		if (failed_here)
+			printf("# %s\n", way[k]);
+		failed_here |= before;
+		ld_model_free(m);
+	}
+	ld_chain_split_min = omin;
+	report("key_collisions_resolved_by_name");
+}
+
+/*
  * A chain lock whose class /proc/lockdep does not list keeps the name the
  * chains file gives, also when the file is big enough to be shared by two
  * threads (the second's names are moved over in file order).
@@ -2070,6 +2148,7 @@ int main(int argc, char **argv)
 	test_export_edges();
 	test_fast_paths();
 	test_chain_split();
+	test_key_collision();
 	test_chains_thread();
 	test_fd_bd_all();
 	test_snapshot();
