@@ -1084,11 +1084,30 @@ static int chain_resolve(struct ld_model *t, const struct ref_res *res,
 	return 0;
 }
 
+/*
+ * The lines of @cs from @from to @to, with a stream of their own (@st)
+ * when it is streamed; their line numbers are not the file's.
+ */
+static int chain_part_lines(struct ld_lines *l, struct ld_stream *st,
+			    const struct ld_section *cs, uint64_t from,
+			    uint64_t to)
+{
+	if (cs->stream) {
+		if (ld_lines_stream(l, cs, st, from))
+			return -ENOMEM;
+		ld_lines_limit(l, NULL, to);
+	} else {
+		ld_lines_init(l, cs->origin, 0, cs->data + from, to - from);
+	}
+	return 0;
+}
+
 struct chain_half {
 	struct chain_ctx cx; /* with a dictionary */
 	struct ref_dict dict;
 	struct ld_model *t;
 	struct ld_model *tail; /* for the first thread's part, after it */
+	uint64_t len; /* of the chains, from where this thread starts */
 	struct ld_lines l;
 	struct ld_stream st;
 	pthread_t th;
@@ -1123,7 +1142,13 @@ static void *chain_half_run(void *arg)
 	uint32_t unresolved = 0;
 	int go;
 
-	h->ret = chain_lines(&h->cx, h->t, &h->l, &unresolved, &h->d);
+	/*
+	 * its memory made ready here, while the first thread reads; room
+	 * for all the chains: the first thread's are appended to them
+	 */
+	h->ret = chains_reserve(h->t, h->len) ?:
+			 ref_dict_init(&h->dict, 16384) ?:
+			 chain_lines(&h->cx, h->t, &h->l, &unresolved, &h->d);
 	if (!chain_part_clean(h->t, h->ret))
 		return NULL;
 	pthread_mutex_lock(&h->lock);
@@ -1232,11 +1257,11 @@ static int64_t chain_split(const struct ld_section *ls,
 	*at = ld_lines_offset(&l, cs->data);
 	/*
 	 * a byte of /proc/lockdep, with what this thread does between it
-	 * and the chains (the dependency index among it), weighs about 1.7
-	 * of the chains' (the threads end together at full capacity; 1.5
-	 * to 1.8 are as good)
+	 * and the chains (the dependency index among it), weighs about 1.3
+	 * of the chains' (the other thread makes its own memory ready:
+	 * then the threads end together at full capacity)
 	 */
-	first = ls->len / 3 * 5;
+	first = ls->len / 3 * 4;
 	rest = cs->len - *at;
 	if (first >= rest)
 		return cs->len;
@@ -1247,24 +1272,6 @@ static int64_t chain_split(const struct ld_section *ls,
 	}
 	hit = memmem(cs->data + mid, cs->len - mid, "\n\nirq_context: ", 15);
 	return hit ? hit + 2 - cs->data : -1;
-}
-
-/*
- * The lines of @cs from @from to @to, with a stream of their own (@st)
- * when it is streamed; their line numbers are not the file's.
- */
-static int chain_part_lines(struct ld_lines *l, struct ld_stream *st,
-			    const struct ld_section *cs, uint64_t from,
-			    uint64_t to)
-{
-	if (cs->stream) {
-		if (ld_lines_stream(l, cs, st, from))
-			return -ENOMEM;
-		ld_lines_limit(l, NULL, to);
-	} else {
-		ld_lines_init(l, cs->origin, 0, cs->data + from, to - from);
-	}
-	return 0;
 }
 
 static void chain_half_free(struct chain_half *h)
@@ -1289,16 +1296,16 @@ static bool chain_half_start(struct chain_half *h,
 	pthread_cond_init(&h->cond, NULL);
 	h->t = ld_model_new();
 	h->tail = ld_model_new();
-	/* room for all the chains: this thread's are appended to them */
-	if (!h->t || !h->tail || chains_reserve(h->t, cs->len - at) ||
-	    chains_reserve(h->tail, cs->len - split) ||
-	    ref_dict_init(&h->dict, 16384) ||
-	    chain_part_lines(&h->l, &h->st, cs, at, split))
-		goto fail;
+	h->len = cs->len - at;
 	h->cx.dict = &h->dict;
-	if (!ld_thread_create(&h->th, chain_half_run, h))
+	/*
+	 * the section's stream is copied here, not in the thread: this one
+	 * reads the file's first line from it next
+	 */
+	if (h->t && h->tail &&
+	    !chain_part_lines(&h->l, &h->st, cs, at, split) &&
+	    !ld_thread_create(&h->th, chain_half_run, h))
 		return true;
-fail:
 	ld_stream_buf_free(h->st.buf);
 	chain_half_free(h);
 	return false;
@@ -1328,9 +1335,9 @@ static int chain_tail(const struct chain_ctx *cx, const struct ld_section *cs,
 
 	if (split >= cs->len)
 		return 0;
-	ret = chain_part_lines(&l, &st, cs, split, cs->len);
-	if (!ret)
-		ret = chain_lines(cx, t, &l, unresolved, d);
+	ret = chains_reserve(t, cs->len - split) ?:
+		      chain_part_lines(&l, &st, cs, split, cs->len) ?:
+		      chain_lines(cx, t, &l, unresolved, d);
 	ld_stream_buf_free(st.buf);
 	return ret;
 }
