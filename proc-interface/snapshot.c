@@ -150,10 +150,16 @@ static int read_all(const char *path, bool regular, char **data, size_t *len,
 	 * KiB grown to 128 before the read that returns 0 cost a small
 	 * file 30 page faults.  /proc and debugfs files say 0.
 	 */
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
-		alloc = (uint64_t)st.st_size < LD_MAX_FILE - 2 ?
-				(size_t)st.st_size + 2 :
-				LD_MAX_FILE;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+		/* said now, not after reading a GiB into as much memory */
+		if ((uint64_t)st.st_size > LD_MAX_FILE - 2) {
+			close(fd);
+			ld_diagf(d, "%s: file larger than %lu MiB", path,
+				 LD_MAX_FILE >> 20);
+			return -EFBIG;
+		}
+		alloc = (size_t)st.st_size + 2;
+	}
 	buf = malloc(alloc);
 	if (!buf) {
 		close(fd);

@@ -469,6 +469,24 @@ for d in "$BAD"/*; do
 done
 if [ -z "$bad_fail" ]; then ok bad_inputs_never_crash
 else fail bad_inputs_never_crash "$bad_fail"; fi
+# a regular file over the 1 GiB limit is refused from its size, before a
+# byte is read into memory (sparse files; the release binary under
+# ulimit -v, as a sanitizer's reservations do not fit there)
+big_fail=''
+for f in lockdep lock_stat; do
+	rm -rf "$BAD.big"
+	cp -r "$REAL" "$BAD.big"
+	truncate -s $(((1 << 30) + 1)) "$BAD.big/$f"
+	(ulimit -v 400000; "$BIN" -s "$BAD.big" info) > /dev/null \
+		2> "$WORK/big.err"
+	rc=$?
+	[ $rc = 3 ] && grep -q "^lockdep-tool: error: $BAD.big/$f: file larger than 1024 MiB$" \
+		"$WORK/big.err" ||
+		big_fail="$big_fail [$f: rc $rc $(head -c 200 "$WORK/big.err")]"
+done
+rm -rf "$BAD.big"
+if [ -z "$big_fail" ]; then ok file_over_limit_refused_from_its_size
+else fail file_over_limit_refused_from_its_size "$big_fail"; fi
 
 # --- 6b. entries listed twice (a file that changed while it was read):
 # counted once, or refused, with a message: never silently twice ----------
