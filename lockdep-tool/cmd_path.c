@@ -121,6 +121,16 @@ int cmd_path(struct ctx *ctx, struct cmd_args *a)
 		jw_kbool(&w, "found", found > 0 && !weak);
 		jw_kbool(&w, "weak_only", weak);
 		json_search_stop(&w, ps.truncated, ps.stop, ps.complete_len);
+		/* --all cut short with none listed: what decided "found" */
+		jw_key(&w, "beyond");
+		if (beyond) {
+			jw_obj_start(&w);
+			jw_kint(&w, "length", p.nr);
+			jw_kbool(&w, "simple", !p.walk);
+			jw_obj_end(&w);
+		} else {
+			jw_null(&w);
+		}
 		jw_key(&w, "paths");
 		jw_arr_start(&w);
 		if (a->set[O_ALL]) {

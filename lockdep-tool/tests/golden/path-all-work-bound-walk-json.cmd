@@ -1,0 +1,1 @@
+-s proc-interface/fixtures/analysis/dense-walk -j path dw_src dw_dst --all --max 0
