@@ -126,6 +126,12 @@ static int open_input(const char *path, bool regular, struct ld_diag *d)
 	return fd;
 }
 
+static int too_big(const char *path, struct ld_diag *d)
+{
+	ld_diagf(d, "%s: file larger than %lu MiB", path, LD_MAX_FILE >> 20);
+	return -EFBIG;
+}
+
 static int read_all(const char *path, bool regular, char **data, size_t *len,
 		    bool *mapped, struct ld_diag *d)
 {
@@ -154,9 +160,7 @@ static int read_all(const char *path, bool regular, char **data, size_t *len,
 		/* said now, not after reading a GiB into as much memory */
 		if ((uint64_t)st.st_size > LD_MAX_FILE - 2) {
 			close(fd);
-			ld_diagf(d, "%s: file larger than %lu MiB", path,
-				 LD_MAX_FILE >> 20);
-			return -EFBIG;
+			return too_big(path, d);
 		}
 		alloc = (size_t)st.st_size + 2;
 	}
@@ -170,9 +174,7 @@ static int read_all(const char *path, bool regular, char **data, size_t *len,
 			if (alloc >= LD_MAX_FILE) {
 				free(buf);
 				close(fd);
-				ld_diagf(d, "%s: file larger than %lu MiB",
-					 path, LD_MAX_FILE >> 20);
-				return -EFBIG;
+				return too_big(path, d);
 			}
 			/* doubled, up to the limit exactly */
 			grow = alloc < LD_MAX_FILE / 2 ? alloc * 2 : LD_MAX_FILE;

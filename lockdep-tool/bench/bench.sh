@@ -17,6 +17,7 @@ if [ ! -f "$SNAP/proc/lockdep" ] || [ "$GEN" -nt "$SNAP/proc/lockdep" ]; then
 fi
 export LC_ALL=C	# EPOCHREALTIME with a '.'
 median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+minimum() { tr ' ' '\n' | grep . | sort -n | head -n 1; }
 # wall-clock ms of one run: EPOCHREALTIME has microseconds where
 # /usr/bin/time has 10 ms, as long as cat takes
 run_ms() {
@@ -50,8 +51,8 @@ for fmt in proc export; do
 	done
 	cat_ms=$(echo "$cat_t" | median)
 	load_ms=$(echo "$load_t" | median)
-	cat_min=$(echo "$cat_t" | tr ' ' '\n' | grep . | sort -n | head -n 1)
-	load_min=$(echo "$load_t" | tr ' ' '\n' | grep . | sort -n | head -n 1)
+	cat_min=$(echo "$cat_t" | minimum)
+	load_min=$(echo "$load_t" | minimum)
 	load_cpu=$(cpu_ms "$BIN" -s "$dir" info)
 	mem=$(peak_kb "$BIN" -s "$dir" info)
 	echo
