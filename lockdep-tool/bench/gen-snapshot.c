@@ -118,8 +118,15 @@ static void make_graph(void)
 	etrace = malloc(nd * sizeof(*etrace));
 	etype = malloc(nd);
 	while (n < nd) {
-		uint32_t a = rnd() % nc, b = rnd() % nc, h;
-		uint64_t key;
+		/*
+		 * both ends from one draw, mixed (xorshift64*): two draws in
+		 * a row are linearly related, and with a power of two classes
+		 * they reached a quarter of the pairs, so that a dense graph
+		 * was never complete
+		 */
+		uint64_t r = rnd() * 0x2545f4914f6cdd1dULL, key;
+		uint32_t a = (uint32_t)(r >> 32) % nc;
+		uint32_t b = (uint32_t)(r >> 8 & 0xffffff) % nc, h;
 
 		if (a == b)
 			continue;
@@ -442,6 +449,32 @@ static int fault_cost(unsigned long mib, enum fault_mode mode)
 	return 0;
 }
 
+/*
+ * A count argument @s (NULL: @def) within [@min, @max]: CLASSES up to
+ * 2^24, as many as make_graph() draws from; false with a message
+ */
+static bool count_arg(const char *s, const char *what, uint32_t def,
+		      uint32_t min, uint32_t max, uint32_t *v)
+{
+	unsigned long long n;
+	char *end;
+
+	if (!s) {
+		*v = def;
+		return true;
+	}
+	errno = 0;
+	n = strtoull(s, &end, 0);
+	if (*s < '0' || *s > '9' || *end || errno || n < min || n > max) {
+		fprintf(stderr,
+			"gen-snapshot: %s '%s': expected a number from %u to %u\n",
+			what, s, min, max);
+		return false;
+	}
+	*v = n;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096];
@@ -453,16 +486,22 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--huge-cost"))
 		return fault_cost(strtoul(argv[2], NULL, 0), FAULT_HUGE);
 
-	if (argc < 2) {
+	if (argc < 2 || argc > 5) {
 		fprintf(stderr,
 			"usage: gen-snapshot DIR [CLASSES [DEPS [CHAINS]]]\n");
 		return 2;
 	}
-	nc = argc > 2 ? strtoul(argv[2], NULL, 0) : 8191;
-	nd = argc > 3 ? strtoul(argv[3], NULL, 0) : 262144;
-	nch = argc > 4 ? strtoul(argv[4], NULL, 0) : 262144;
-	if (nc < 2 || (uint64_t)nd > (uint64_t)nc * (nc - 1) / 2) {
-		fprintf(stderr, "gen-snapshot: too many dependencies\n");
+	if (!count_arg(argc > 2 ? argv[2] : NULL, "CLASSES", 8191, 2, 1 << 24,
+		       &nc) ||
+	    !count_arg(argc > 3 ? argv[3] : NULL, "DEPS", 262144, 0, 1 << 26,
+		       &nd) ||
+	    !count_arg(argc > 4 ? argv[4] : NULL, "CHAINS", 262144, 0, 1 << 26,
+		       &nch))
+		return 2;
+	if ((uint64_t)nd > (uint64_t)nc * (nc - 1) / 2) {
+		fprintf(stderr,
+			"gen-snapshot: %u dependencies among %u classes: a DAG has at most %llu\n",
+			nd, nc, (unsigned long long)nc * (nc - 1) / 2);
 		return 2;
 	}
 	make_names();
