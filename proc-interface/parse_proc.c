@@ -861,16 +861,23 @@ static inline int add_chain_lock(struct ld_model *m, struct ld_chain *ch,
 /* The word of "irq_context: <word>", @n bytes at @p: its mask, 4 if none */
 static unsigned int irq_word(const char *p, size_t n)
 {
-	/* indexed by the kernel's mask, as ld_irq_ctx */
-	static const char *const ctx[] = { "0", "softirq", "hardirq",
-					   "hardirq|softirq" };
-	static const uint8_t len[] = { 1, 7, 7, 15 };
-	unsigned int i;
-
-	for (i = 0; i < 4; i++)
-		if (n == len[i] && !memcmp(p, ctx[i], n))
-			break;
-	return i;
+	/*
+	 * lc_show()'s irq_strs[], indexed by the kernel's mask (as
+	 * ld_irq_ctx), told apart by length first: a loop over the four
+	 * words took as many instructions, once per chain, as the lookup
+	 * of a lock line
+	 */
+	switch (n) {
+	case 1:
+		return *p == '0' ? 0 : 4;
+	case 7:
+		return !memcmp(p, "softirq", 7) ? 1 :
+		       !memcmp(p, "hardirq", 7) ? 2 :
+						  4;
+	case 15:
+		return !memcmp(p, "hardirq|softirq", 15) ? 3 : 4;
+	}
+	return 4;
 }
 
 static struct ld_chain *new_chain(struct ld_model *out, unsigned int irq)
