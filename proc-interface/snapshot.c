@@ -418,6 +418,8 @@ static int build(struct ld_model *m, struct ld_diag *d)
 	}
 	/* the chains are complete: their index is built while the rest is read */
 	ld_index_chains_start(m);
+	if (m->index_job)
+		t = ld_phase(m, "chain index (count)", t);
 	if (!(export && find_section(m, "lockdep/stats"))) {
 		s = read_section(m, "lockdep_stats");
 		if (s) {
