@@ -26,6 +26,7 @@
 #define LD_SNAPSHOT_UNION_VERSION 2 /* ... of a saved union (snapshot.c) */
 #define LD_EXPORT_VERSION 1 /* debugfs export version we read */
 #define LD_MAX_FILE (1UL << 30) /* refuse larger inputs */
+#define LD_MAX_LINE (64UL << 20) /* ... and longer lines, when streamed */
 #define LD_MAX_SUBCLASSES 8 /* MAX_LOCKDEP_SUBCLASSES */
 
 /* Where a value came from.  LD_SRC_NONE: unknown. */

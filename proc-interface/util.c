@@ -474,11 +474,16 @@ void ld_lines_refill(struct ld_lines *l, size_t need)
 		size_t cap = st->cap;
 		char *nb;
 
-		while (cap < need && cap <= LD_MAX_FILE)
+		/*
+		 * no lockdep line comes near the limit: a file of one line
+		 * of a GiB was read into as much memory, for seconds, to be
+		 * refused after
+		 */
+		while (cap < need && cap <= LD_MAX_LINE)
 			cap *= 2;
-		nb = cap <= LD_MAX_FILE ? malloc(cap) : NULL;
+		nb = cap <= LD_MAX_LINE ? malloc(cap) : NULL;
 		if (!nb) {
-			st->err = cap <= LD_MAX_FILE ? -ENOMEM : -EFBIG;
+			st->err = cap <= LD_MAX_LINE ? -ENOMEM : -EFBIG;
 			st->eof = true;
 			return;
 		}
@@ -530,8 +535,10 @@ int ld_lines_error(const struct ld_lines *l, struct ld_diag *d)
 		ld_diagf(d, "%s: changed while it was read (%llu bytes when opened)",
 			 l->file, (unsigned long long)l->st->size);
 	else if (err == -EFBIG)
+		/* the line being read, handed out already if cut short */
 		ld_diagf(d, "%s:%lu: line longer than %lu MiB", l->file,
-			 l->base + l->lineno + 1, LD_MAX_FILE >> 20);
+			 l->base + l->lineno + !l->last_unterminated,
+			 LD_MAX_LINE >> 20);
 	else
 		ld_diagf(d, "%s: %s", l->file, strerror(-err));
 	return err;

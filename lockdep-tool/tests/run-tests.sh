@@ -866,6 +866,18 @@ for n in 1 2 3; do
 done
 if [ -z "$long_fail" ]; then ok batch_long_name_cut_in_message
 else fail batch_long_name_cut_in_message "$long_fail"; fi
+# a streamed file's line past LD_MAX_LINE (64 MiB) is refused once the
+# reader has that much, with its line: a GiB-long line was read whole,
+# seconds and a GiB of memory for a file that is no lockdep file
+mkdir -p "$WORK/longline"
+{ echo 'all lock classes:'; head -c $(((64 << 20) + 1)) /dev/zero | tr '\0' x
+  echo; } > "$WORK/longline/lockdep"
+"$BIN" -s "$WORK/longline" info > /dev/null 2> "$WORK/longline.err"
+rc=$?
+if [ $rc = 3 ] && grep -q 'lockdep:2: line longer than 64 MiB' "$WORK/longline.err"
+then ok streamed_line_over_limit_refused
+else fail streamed_line_over_limit_refused "rc $rc $(head -c 300 "$WORK/longline.err")"; fi
+rm -rf "$WORK/longline"
 
 # --- 8. man page is generated from the command table --------------------------
 if "$BIN" --man-page | cmp -s - "$SRCDIR/lockdep-tool.8"; then
