@@ -749,11 +749,22 @@ int ld_index_chains(struct ld_model *m, uint32_t n)
  * the name cut to 37 - 2 per suffix characters, then "#N" and "/N", each
  * cut to 2 characters.
  */
+/* The first character of "%lld" of @v, without snprintf() */
+static char first_char(int64_t v)
+{
+	uint64_t u = v;
+
+	if (v < 0)
+		return '-';
+	while (u >= 10)
+		u /= 10;
+	return '0' + u;
+}
+
 static size_t lockstat_name(const struct ld_class *c, char *buf)
 {
 	size_t namelen = 38, n;
 	int64_t ver = c->name_version.v, sub = c->subclass.v;
-	char tmp[24];
 
 	if (c->base_is_key) {
 		/* no name: no version (count_matching_names()), the subclass */
@@ -774,14 +785,12 @@ static size_t lockstat_name(const struct ld_class *c, char *buf)
 	/* the kernel's snprintf stops at a NUL */
 	n = strnlen(buf, n);
 	if (ver > 1) {
-		snprintf(tmp, sizeof(tmp), "#%lld", (long long)ver);
-		memcpy(buf + n, tmp, 2);
-		n += 2;
+		buf[n++] = '#';
+		buf[n++] = first_char(ver);
 	}
 	if (sub) {
-		snprintf(tmp, sizeof(tmp), "/%lld", (long long)sub);
-		memcpy(buf + n, tmp, 2);
-		n += 2;
+		buf[n++] = '/';
+		buf[n++] = first_char(sub);
 	}
 	buf[n] = '\0';
 	return n;
