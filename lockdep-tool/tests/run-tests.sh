@@ -398,6 +398,19 @@ if [ -z "$sv_fail" ]; then ok save_never_cuts_a_file_short
 else fail save_never_cuts_a_file_short "$sv_fail"; fi
 
 # --- 5b. odd files: a FIFO, a pipe, a CRLF release, edited unions ----------
+# a lock_stat of 1 MiB or more is read into huge pages, not mapped
+# (snapshot.c, READ_HUGE_MIN): every row, under ASan
+"$GEN" "$WORK/lsbig" 8191 1 1 > /dev/null 2>&1
+"$ASAN_BIN" -s "$WORK/lsbig/proc" -j lockstat --top 1 \
+	> "$WORK/lsbig.json" 2> "$WORK/lsbig.err"
+rc=$?
+n=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["entries_total"])' \
+	< "$WORK/lsbig.json" 2> /dev/null)
+if sane $rc "$WORK/lsbig.err" && [ $rc = 0 ] && [ "$n" = 8191 ] &&
+   [ "$(wc -c < "$WORK/lsbig/proc/lock_stat")" -ge $((1 << 20)) ]
+then ok lock_stat_over_1mib_read_whole
+else fail lock_stat_over_1mib_read_whole "rc $rc rows '$n' $(head -c 300 "$WORK/lsbig.err")"; fi
+rm -rf "$WORK/lsbig"
 # a FIFO in a snapshot directory is refused, read or not, never waited on
 mkdir -p "$WORK/odd"
 cp -r $FIX/handmade/prove "$WORK/odd/fifo"
