@@ -185,7 +185,10 @@ static inline uint64_t ld_lines_offset(const struct ld_lines *l,
 }
 /* The lines end at offset @limit (at most the section's length) */
 void ld_lines_limit(struct ld_lines *l, const char *data, uint64_t limit);
-/* The offset of the first @what in @s's file at or after @from, or -1 */
+/*
+ * The offset of the first @what in @s's file at or after @from, -1 if
+ * there is none, -2 if the file cannot be read
+ */
 int64_t ld_stream_find(const struct ld_section *s, uint64_t from,
 		       const char *what);
 /* Read on, so that [p, end) holds @need bytes or all that is left. */
@@ -346,6 +349,11 @@ int ld_thread_create(pthread_t *th, void *(*fn)(void *), void *arg);
  * the tests make it 0, to split the small files of the fixtures too)
  */
 extern size_t ld_chain_split_min;
+/*
+ * ... in chunks of this many bytes, taken by either thread (1 MiB; the
+ * tests make it small, to have the threads meet anywhere)
+ */
+extern size_t ld_chain_chunk;
 /* ... and the export's chains file has a thread of its own (1 MiB) */
 extern size_t ld_chains_thread_min;
 

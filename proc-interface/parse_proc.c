@@ -1128,7 +1128,17 @@ struct chain_half {
 	struct ld_model *t;
 	struct ld_model *tail; /* for the first thread's part, after it */
 	uint64_t len; /* of the chains, from where this thread starts */
-	struct ld_lines l;
+	/*
+	 * The chains in chunks of ld_chain_chunk bytes from @at on, a chunk
+	 * being the chains that start in it (chunk_bound()); the second
+	 * thread takes them from the front, the first from the back, until
+	 * the two meet: whichever goes faster does more (chunk_take())
+	 */
+	struct ld_section sec; /* the chains, their stream @proto */
+	struct ld_stream proto;
+	uint64_t at;
+	uint32_t lo, hi; /* the chunks not taken yet, under @lock */
+	int64_t *bound; /* where each starts, once found (chunk_bound()) */
 	struct ld_stream st;
 	pthread_t th;
 	struct ld_diag d;
@@ -1139,9 +1149,99 @@ struct chain_half {
 	int go; /* 0: not yet, 1: here they are, -1: never */
 	const struct ld_model *m;
 	const struct ld_map *keys;
+	const struct key_text *kt;
+	struct chain_ctx rcx; /* and resolved against them, as they are read */
 	bool resolved; /* t's locks are classes now */
 	uint32_t unresolved; /* of them, names of no listed class */
 };
+
+size_t ld_chain_chunk = 1u << 20;
+#define LD_BOUND_UNKNOWN INT64_MIN
+
+/*
+ * Where chunk @i starts: at the first chain that starts at
+ * at + i * ld_chain_chunk or after, where a line "irq_context: ..." follows
+ * a blank line (and the parser's state is the same whichever line came
+ * before).  It never goes back as @i grows: a chunk may be empty, never
+ * overlap another.  Found once (@h->bound), for both threads to agree
+ * whatever happens to the file; -1 when it could not be read.
+ */
+static int64_t chunk_bound(struct chain_half *h, uint32_t i)
+{
+	uint64_t from = h->at + (uint64_t)i * ld_chain_chunk;
+	const char *hit;
+	int64_t found;
+
+	if (!i)
+		return h->at;
+	if (from >= h->sec.len)
+		return h->sec.len;
+	pthread_mutex_lock(&h->lock);
+	found = h->bound[i];
+	pthread_mutex_unlock(&h->lock);
+	if (found != LD_BOUND_UNKNOWN)
+		return found;
+	if (h->sec.stream) {
+		found = ld_stream_find(&h->sec, from, "\n\nirq_context: ");
+		found = found == -1 ? (int64_t)h->sec.len :
+			found < 0   ? -1 :
+				      found + 2;
+	} else {
+		hit = memmem(h->sec.data + from, h->sec.len - from,
+			     "\n\nirq_context: ", 15);
+		found = hit ? hit + 2 - h->sec.data : (int64_t)h->sec.len;
+	}
+	pthread_mutex_lock(&h->lock);
+	if (h->bound[i] == LD_BOUND_UNKNOWN)
+		h->bound[i] = found;
+	found = h->bound[i];
+	pthread_mutex_unlock(&h->lock);
+	return found;
+}
+
+/* A chunk to read, from the front or from the back; LD_NONE: none left */
+static uint32_t chunk_take(struct chain_half *h, bool front, int *go)
+{
+	uint32_t i = LD_NONE;
+
+	pthread_mutex_lock(&h->lock);
+	if (h->lo < h->hi)
+		i = front ? h->lo++ : --h->hi;
+	*go = h->go;
+	pthread_mutex_unlock(&h->lock);
+	return i;
+}
+
+/* No more chunks for anyone: a part that failed is read again */
+static void chunk_stop(struct chain_half *h)
+{
+	pthread_mutex_lock(&h->lock);
+	h->hi = h->lo;
+	pthread_mutex_unlock(&h->lock);
+}
+
+/*
+ * Chunk @i's chains into @t, through the stream @st (a fresh buffer each
+ * time): as chain_lines()
+ */
+static int chunk_lines(struct chain_half *h, uint32_t i,
+		       const struct chain_ctx *cx, struct ld_model *t,
+		       struct ld_stream *st, uint32_t *unresolved,
+		       struct ld_diag *d)
+{
+	int64_t from = chunk_bound(h, i), to = chunk_bound(h, i + 1);
+	struct ld_lines l;
+
+	if (from < 0 || to < 0)
+		return -EIO; /* read again by one thread, which says why */
+	if (from >= to)
+		return 0;
+	ld_stream_buf_free(st->buf);
+	st->buf = NULL;
+	if (chain_part_lines(&l, st, &h->sec, from, to))
+		return -ENOMEM;
+	return chain_lines(cx, t, &l, unresolved, d);
+}
 
 /* A model that parsed part of the chains without anything to say */
 static bool chain_part_clean(const struct ld_model *t, int ret)
@@ -1150,48 +1250,78 @@ static bool chain_part_clean(const struct ld_model *t, int ret)
 }
 
 /*
- * The second thread: the chains of its part, their lines numbered; then,
- * unless the first thread will read them again (chain_part_clean()), it
- * waits for the classes and resolves them, while the first thread reads
- * the rest of the chains.
+ * The second thread's locks so far, numbered in its dictionary, resolved
+ * now that the classes are known; the chunks it takes from now on are
+ * resolved as they are read, as the first thread's are (@h->rcx)
+ */
+static int chain_half_resolve(struct chain_half *h)
+{
+	struct ref_res *res = ref_dict_resolve(&h->dict, h->m, h->keys);
+	int ret = res ? chain_resolve(h->t, res, &h->unresolved) : -ENOMEM;
+
+	free(res);
+	h->rcx = (struct chain_ctx){ h->m, h->keys, h->kt, NULL };
+	h->resolved = !ret;
+	return ret;
+}
+
+/*
+ * The second thread: the chunks of chains it takes, their lines numbered
+ * until the classes are known, then resolved; unless the first thread
+ * will read them again (chain_part_clean()).
  */
 static void *chain_half_run(void *arg)
 {
 	struct chain_half *h = arg;
-	struct ref_res *res;
-	uint32_t unresolved = 0;
-	int go;
+	uint32_t unresolved = 0, i;
+	int go = 0;
 
 	/*
 	 * its memory made ready here, while the first thread reads; room
 	 * for all the chains: the first thread's are appended to them
 	 */
 	h->ret = chains_reserve(h->t, h->len) ?:
-			 ref_dict_init(&h->dict, 8192 * DICT_SPARSE) ?:
-			 chain_lines(&h->cx, h->t, &h->l, &unresolved, &h->d);
-	if (!chain_part_clean(h->t, h->ret))
+			 ref_dict_init(&h->dict, 8192 * DICT_SPARSE);
+	while (chain_part_clean(h->t, h->ret) &&
+	       (i = chunk_take(h, true, &go)) != LD_NONE) {
+		if (go < 0)
+			break;
+		if (go > 0 && !h->resolved) {
+			h->ret = chain_half_resolve(h);
+			if (h->ret)
+				break;
+		}
+		h->ret = chunk_lines(h, i, h->resolved ? &h->rcx : &h->cx,
+				     h->t, &h->st,
+				     h->resolved ? &h->unresolved : &unresolved,
+				     &h->d);
+	}
+	if (!chain_part_clean(h->t, h->ret) || go < 0) {
+		h->resolved = false;
+		chunk_stop(h);
+		return NULL;
+	}
+	if (h->resolved)
 		return NULL;
 	pthread_mutex_lock(&h->lock);
 	while (!(go = h->go))
 		pthread_cond_wait(&h->cond, &h->lock);
 	pthread_mutex_unlock(&h->lock);
-	if (go < 0)
-		return NULL;
-	res = ref_dict_resolve(&h->dict, h->m, h->keys);
-	h->ret = res ? chain_resolve(h->t, res, &h->unresolved) : -ENOMEM;
-	h->resolved = !h->ret;
-	free(res);
+	if (go > 0)
+		h->ret = chain_half_resolve(h);
 	return NULL;
 }
 
 /* Tell the second thread that @m's classes, @keys, are read; -1: never */
 static void chain_half_go(struct chain_half *h, int go,
-			  const struct ld_model *m, const struct ld_map *keys)
+			  const struct ld_model *m, const struct ld_map *keys,
+			  const struct key_text *kt)
 {
 	pthread_mutex_lock(&h->lock);
 	if (!h->go) {
 		h->m = m;
 		h->keys = keys;
+		h->kt = kt;
 		h->go = go;
 		pthread_cond_signal(&h->cond);
 	}
@@ -1212,26 +1342,35 @@ static int copy_unlisted(struct ld_model *m, const struct ld_model *t,
 	return 0;
 }
 
-/* @t's chains after @m's, their locks and those locks' names */
-static int chain_append(struct ld_model *m, const struct ld_model *t)
+/*
+ * @t's chains [@c0, @c1), whose locks are [@l0, @l1), after @m's, with
+ * their locks and those locks' names
+ */
+static int chain_append_part(struct ld_model *m, const struct ld_model *t,
+			     uint32_t c0, uint32_t c1, uint32_t l0,
+			     uint32_t l1)
 {
 	uint32_t base = m->nr_chain_locks, i;
 
 	if (ld_grow((void **)&m->chains, &m->alloc_chains,
-		    m->nr_chains + t->nr_chains, sizeof(*m->chains)) ||
+		    m->nr_chains + (c1 - c0), sizeof(*m->chains)) ||
 	    ld_grow((void **)&m->chain_locks, &m->alloc_chain_locks,
-		    m->nr_chain_locks + t->nr_chain_locks, sizeof(uint32_t)))
+		    m->nr_chain_locks + (l1 - l0), sizeof(uint32_t)))
 		return -ENOMEM;
-	for (i = 0; i < t->nr_chains; i++) {
+	for (i = c0; i < c1; i++) {
 		m->chains[m->nr_chains] = t->chains[i];
-		m->chains[m->nr_chains++].first += base;
+		m->chains[m->nr_chains++].first += base - l0;
 	}
-	if (t->nr_chain_locks)
-		memcpy(m->chain_locks + base, t->chain_locks,
-		       t->nr_chain_locks * sizeof(uint32_t));
-	if (copy_unlisted(m, t, base))
-		return -ENOMEM;
-	m->nr_chain_locks += t->nr_chain_locks;
+	if (l1 > l0)
+		memcpy(m->chain_locks + base, t->chain_locks + l0,
+		       (l1 - l0) * sizeof(uint32_t));
+	for (i = 0; i < t->nr_unlisted; i++)
+		if (t->unlisted[i].at >= l0 && t->unlisted[i].at < l1 &&
+		    ld_add_unlisted(m, base + t->unlisted[i].at - l0,
+				    t->unlisted[i].name.s,
+				    t->unlisted[i].name.len))
+			return -ENOMEM;
+	m->nr_chain_locks += l1 - l0;
 	return 0;
 }
 
@@ -1243,61 +1382,40 @@ static int chain_append(struct ld_model *m, const struct ld_model *t)
 static int chain_adopt(struct ld_model *m, struct ld_model *t)
 {
 	if (m->nr_chains || m->nr_chain_locks)
-		return chain_append(m, t);
+		return chain_append_part(m, t, 0, t->nr_chains, 0,
+					 t->nr_chain_locks);
 	ld_take_chains(m, t);
 	return copy_unlisted(m, t, 0);
 }
 
 /*
- * Where a big chains file is shared by two threads, -1 if it is not: a
- * second thread starts at once on the chains before @split, while this
- * one reads /proc/lockdep and then the chains from @split on; it is
- * placed so that both have about as much to do, where a chain starts
- * after a blank line (there the parser's state is the same whichever line
- * came before).  Nothing is said here about the file's first line:
+ * Whether a big chains file is shared by two threads: a second thread
+ * starts at once on its chunks (struct chain_half), while this one reads
+ * /proc/lockdep.  Nothing is said here about the file's first line:
  * ld_parse_proc() checks it.  *@at: where the chains start.
  */
-static int64_t chain_split(const struct ld_section *ls,
-			   const struct ld_section *cs, uint64_t *at)
+static bool chain_split(const struct ld_section *cs, uint64_t *at)
 {
-	uint64_t rest, first, mid;
-	int64_t found;
 	struct ld_lines l;
-	const char *line, *hit;
+	const char *line;
 	size_t len;
 
-	if (!ld_parallel || cs->len < ld_chain_split_min)
-		return -1;
+	if (!ld_parallel || cs->len < ld_chain_split_min || !ld_chain_chunk)
+		return false;
 	ld_lines_section(&l, cs);
 	if (!ld_lines_next(&l, &line, &len) || l.last_unterminated ||
 	    !((len == 16 && !memcmp(line, "all lock chains:", 16)) ||
 	      (len == 27 &&
 	       !memcmp(line, "(buggered) all lock chains:", 27))))
-		return -1;
+		return false;
 	*at = ld_lines_offset(&l, cs->data);
-	/*
-	 * a byte of /proc/lockdep, with what this thread does between it
-	 * and the chains (the dependency index among it), weighs about 1.6
-	 * of the chains' (the other thread makes its own memory ready:
-	 * then the threads end together at full capacity, within half a
-	 * millisecond of each other, the median of 15 runs)
-	 */
-	first = ls->len / 12 * 19;
-	rest = cs->len - *at;
-	if (first >= rest)
-		return cs->len;
-	mid = *at + (rest + first) / 2;
-	if (cs->stream) {
-		found = ld_stream_find(cs, mid, "\n\nirq_context: ");
-		return found < 0 ? -1 : found + 2;
-	}
-	hit = memmem(cs->data + mid, cs->len - mid, "\n\nirq_context: ", 15);
-	return hit ? hit + 2 - cs->data : -1;
+	return true;
 }
 
 static void chain_half_free(struct chain_half *h)
 {
 	free(h->dict.slot);
+	free(h->bound);
 	ld_model_free(h->t);
 	ld_model_free(h->tail);
 	h->t = h->tail = NULL;
@@ -1305,13 +1423,19 @@ static void chain_half_free(struct chain_half *h)
 	pthread_cond_destroy(&h->cond);
 }
 
-/* Start the second thread on the chains from @at to @split; or false */
+/* Start the second thread on the chains from @at on; or false */
 static bool chain_half_start(struct chain_half *h,
 			     const struct ld_section *cs, uint64_t at,
-			     int64_t split)
+			     bool split)
 {
+	uint64_t n, i;
+
 	memset(h, 0, sizeof(*h));
-	if (split < 0)
+	if (!split)
+		return false;
+	/* chain_split() saw to ld_chain_chunk */
+	n = (cs->len - at + ld_chain_chunk - 1) / ld_chain_chunk;
+	if (n >= LD_NONE - 1)
 		return false;
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_cond_init(&h->cond, NULL);
@@ -1319,15 +1443,24 @@ static bool chain_half_start(struct chain_half *h,
 	h->tail = ld_model_new();
 	h->len = cs->len - at;
 	h->cx.dict = &h->dict;
+	h->at = at;
+	h->hi = n;
+	h->bound = malloc((n + 1) * sizeof(*h->bound));
+	for (i = 0; h->bound && i <= n; i++)
+		h->bound[i] = LD_BOUND_UNKNOWN;
 	/*
 	 * the section's stream is copied here, not in the thread: this one
 	 * reads the file's first line from it next
 	 */
-	if (h->t && h->tail &&
-	    !chain_part_lines(&h->l, &h->st, cs, at, split) &&
+	h->sec = *cs;
+	if (cs->stream) {
+		h->proto = *cs->stream;
+		h->proto.buf = NULL;
+		h->sec.stream = &h->proto;
+	}
+	if (h->t && h->tail && h->bound &&
 	    !ld_thread_create(&h->th, chain_half_run, h))
 		return true;
-	ld_stream_buf_free(h->st.buf);
 	chain_half_free(h);
 	return false;
 }
@@ -1335,46 +1468,85 @@ static bool chain_half_start(struct chain_half *h,
 /* Wait for the second thread; free its stream's buffer */
 static void chain_half_join(struct chain_half *h)
 {
-	chain_half_go(h, -1, NULL, NULL); /* if not told yet: never */
+	chain_half_go(h, -1, NULL, NULL, NULL); /* if not told: never */
 	pthread_join(h->th, NULL);
 	ld_stream_buf_free(h->st.buf);
 	h->st.buf = NULL;
 }
 
+/* Where a chunk's chains and locks start in the first thread's part */
+struct chunk_seg {
+	uint32_t chain, lock;
+};
+
 /*
- * The chains from @split to the end into @t, a scratch model, resolved
- * against @cx; a diagnostic stays in @d, whose line numbers are not the
- * file's: the caller parses the chains again for it.
+ * The chunks this thread takes from the back, into h->tail, resolved
+ * against @cx; *@seg: where each one's chains start there, the last
+ * chunk first; *@nr_seg of them.  A diagnostic stays in @d, whose line
+ * numbers are not the file's: the caller parses the chains again for it.
  */
-static int chain_tail(const struct chain_ctx *cx, const struct ld_section *cs,
-		      uint64_t split, struct ld_model *t, uint32_t *unresolved,
-		      struct ld_diag *d)
+static int chain_tail(struct chain_half *h, const struct chain_ctx *cx,
+		      struct chunk_seg **seg, uint32_t *nr_seg,
+		      uint32_t *unresolved, struct ld_diag *d)
 {
 	struct ld_stream st = { .buf = NULL };
-	struct ld_lines l;
-	int ret;
+	struct ld_model *t = h->tail;
+	uint32_t i, alloc = 0;
+	int ret = 0, go;
 
-	if (split >= cs->len)
-		return 0;
-	ret = chains_reserve(t, cs->len - split) ?:
-		      chain_part_lines(&l, &st, cs, split, cs->len) ?:
-		      chain_lines(cx, t, &l, unresolved, d);
+	*seg = NULL;
+	*nr_seg = 0;
+	while ((i = chunk_take(h, false, &go)) != LD_NONE) {
+		if (!*nr_seg)
+			ret = chains_reserve(t, h->len / 2);
+		if (!ret)
+			ret = ld_grow((void **)seg, &alloc, *nr_seg,
+				      sizeof(**seg));
+		if (ret)
+			break;
+		(*seg)[(*nr_seg)++] = (struct chunk_seg){ t->nr_chains,
+							  t->nr_chain_locks };
+		ret = chunk_lines(h, i, cx, t, &st, unresolved, d);
+		if (!chain_part_clean(t, ret))
+			break;
+	}
+	if (!chain_part_clean(t, ret))
+		chunk_stop(h);
 	ld_stream_buf_free(st.buf);
+	return ret;
+}
+
+/* The first thread's chunks after the second's, in file order */
+static int chain_tail_append(struct ld_model *m, const struct ld_model *t,
+			     const struct chunk_seg *seg, uint32_t nr_seg)
+{
+	uint32_t c1 = t->nr_chains, l1 = t->nr_chain_locks;
+	int ret = 0;
+
+	while (nr_seg-- && !ret) {
+		ret = chain_append_part(m, t, seg[nr_seg].chain, c1,
+					seg[nr_seg].lock, l1);
+		c1 = seg[nr_seg].chain;
+		l1 = seg[nr_seg].lock;
+	}
 	return ret;
 }
 
 /*
  * /proc/lockdep, then /proc/lockdep_chains (@cs, may be NULL): both name
  * classes by key and name, resolved against one table.  A big chains file
- * is shared by two threads (chain_split()): the second one starts on its
- * first part at once and, the classes not being known yet, numbers the
- * distinct lock lines (struct ref_dict); this one reads the classes and
- * the dependencies, then the rest of the chains, while the second thread,
- * given the classes (chain_half_go()), resolves each line number once as
- * this thread resolves a line.  Its arrays become the model's, and this
- * thread's chains are appended.  Should either part have anything to say
- * (an error, a cut last line: messages with line numbers), all the chains
- * are parsed again by this thread alone, as if there had been no split.
+ * is shared by two threads (chain_split()), in chunks: the second one
+ * takes them from the front at once and, the classes not being known yet,
+ * numbers the distinct lock lines (struct ref_dict); this one reads the
+ * classes and the dependencies, then takes chunks from the back until the
+ * two meet.  Given the classes (chain_half_go()), the second thread
+ * resolves each line number once as this thread resolves a line, and the
+ * chunks it takes after that as this thread does.  However fast either
+ * CPU goes, the two end within a chunk of each other.  The second thread's
+ * arrays become the model's, and this thread's chunks are appended in
+ * file order.  Should either part have anything to say (an error, a cut
+ * last line: messages with line numbers), all the chains are parsed again
+ * by this thread alone, as if there had been no split.
  */
 int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 		  const struct ld_section *cs, struct ld_diag *d)
@@ -1388,8 +1560,9 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 	struct ld_lines l;
 	const char *line;
 	uint64_t at = 0;
-	int64_t split = cs ? chain_split(ls, cs, &at) : -1;
-	uint32_t unresolved = 0, tail_unresolved = 0;
+	bool split = cs && chain_split(cs, &at);
+	struct chunk_seg *seg = NULL;
+	uint32_t unresolved = 0, tail_unresolved = 0, nr_seg = 0;
 	double t = ld_now_ms();
 	bool half;
 	size_t len;
@@ -1411,11 +1584,11 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 		ret = build_key_map(m, &keys);
 	if (ret)
 		goto out;
-	if (half)
-		chain_half_go(&h, 1, m, &keys);
 	ret = key_text_build(&kt, m, &keys);
 	if (ret)
 		goto out;
+	if (half)
+		chain_half_go(&h, 1, m, &keys, &kt);
 	if (cs) {
 		ld_lines_section(&l, cs);
 		if (!ld_lines_next(&l, &line, &len)) {
@@ -1453,14 +1626,15 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 		t = ld_phase(m, "adjacency", t);
 	}
 	if (half) {
-		int tret = chain_tail(&cx, cs, split, h.tail, &tail_unresolved,
+		int tret = chain_tail(&h, &cx, &seg, &nr_seg, &tail_unresolved,
 				      &td);
 
 		chain_half_join(&h);
 		half = false;
 		if (chain_part_clean(h.t, h.ret) && h.resolved &&
 		    chain_part_clean(h.tail, tret)) {
-			ret = chain_adopt(m, h.t) ?: chain_append(m, h.tail);
+			ret = chain_adopt(m, h.t) ?:
+				      chain_tail_append(m, h.tail, seg, nr_seg);
 			unresolved += h.unresolved + tail_unresolved;
 		} else {
 			/* again, with the right line numbers (and no memory
@@ -1493,6 +1667,7 @@ out:
 		chain_half_join(&h);
 		chain_half_free(&h);
 	}
+	free(seg);
 	key_text_free(&kt);
 	ld_map_free(&keys);
 	pass1_free(&p1);

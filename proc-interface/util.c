@@ -428,19 +428,22 @@ void ld_lines_limit(struct ld_lines *l, const char *data, uint64_t limit)
 int64_t ld_stream_find(const struct ld_section *s, uint64_t from,
 		       const char *what)
 {
-	size_t wl = strlen(what), cap = 64 * 1024;
+	/* a chain is 165 bytes long in real files: found in the first read */
+	size_t wl = strlen(what), cap = 4096;
 	struct ld_stream *st = s->stream;
-	char *buf = malloc(cap);
+	char buf[4096];
 	int64_t found = -1;
 	ssize_t r;
 
-	while (buf && from < st->size) {
+	while (from < st->size) {
 		const char *hit;
 
 		r = pread(st->fd, buf, cap, from);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
+		if (r < 0)
+			return -2;
+		if (!r)
 			break;
 		hit = memmem(buf, r, what, wl);
 		if (hit) {
@@ -451,7 +454,6 @@ int64_t ld_stream_find(const struct ld_section *s, uint64_t from,
 			break;
 		from += r - (wl - 1);
 	}
-	free(buf);
 	return found;
 }
 

@@ -1763,8 +1763,10 @@ static void test_key_collision(void)
  */
 static void test_unlisted(const char *tmpdir)
 {
-	static const char *const way[] = { "two threads", "one thread" };
-	struct ld_model *m[2] = { NULL, NULL };
+	static const char *const way[] = { "two threads", "one thread",
+					   "two threads, small chunks" };
+	struct ld_model *m[3] = { NULL, NULL, NULL };
+	size_t ochunk = ld_chain_chunk;
 	char dir[2048], path[4200], want[64];
 	unsigned int i, k, n = 0;
 	const char *diff;
@@ -1802,14 +1804,17 @@ static void test_unlisted(const char *tmpdir)
 		/* ld_chain_split_min */
 		CHECK(!stat(path, &st) && st.st_size >= 4 << 20);
 	}
-	for (k = 0; k < 2; k++) {
-		ld_parallel = !k;
+	for (k = 0; k < 3; k++) {
+		ld_parallel = k != 1;
+		/* the threads meet anywhere, in one of some 80 chunks */
+		ld_chain_chunk = k == 2 ? 65543 : ochunk;
 		if (ld_load_path(&m[k], dir, &d)) {
 			printf("# %s: %s\n", way[k], d.msg);
 			failed_here = 1;
 		}
 	}
 	ld_parallel = true;
+	ld_chain_chunk = ochunk;
 	CHECK(m[0] && m[0]->nr_unlisted == n && m[0]->nr_unresolved == n);
 	for (i = 0; m[0] && i < n; i++) {
 		/* the 2nd lock of every 997th chain */
@@ -1822,12 +1827,15 @@ static void test_unlisted(const char *tmpdir)
 		      LD_NONE);
 	}
 	CHECK(m[0] && !ld_chain_lock_name(m[0], 0).len);
-	if (m[0] && m[1] && (diff = model_cmp(m[0], m[1]))) {
-		printf("# %s differs with one thread\n", diff);
-		failed_here = 1;
+	for (k = 0; k < 3; k += 2) {
+		if (m[k] && m[1] && (diff = model_cmp(m[k], m[1]))) {
+			printf("# %s: %s differs with one thread\n", way[k],
+			       diff);
+			failed_here = 1;
+		}
 	}
-	ld_model_free(m[0]);
-	ld_model_free(m[1]);
+	for (k = 0; k < 3; k++)
+		ld_model_free(m[k]);
 out:
 	snprintf(path, sizeof(path), "%s/lockdep", dir);
 	unlink(path);
@@ -1840,26 +1848,39 @@ out:
 /*
  * /proc/lockdep_chains shared by two threads (ld_chain_split_min 0: any
  * size) against one thread: the same result, message or model, for the
- * fixtures and for odd lines before and after the split (the second
- * thread reads the chains before it, with the classes not known yet).
+ * fixtures and for odd lines anywhere (the second thread reads the chunks
+ * it takes before the classes are known, and the first thread the chunks
+ * it takes from the back).  In one chunk, and in chunks of a few chains,
+ * where the threads meet wherever they happen to.
  */
 static void split_vs_one(const char *what, const struct ld_input *in,
 			 unsigned int n, const char *path)
 {
+	static const size_t chunk[] = { 1u << 20, 61 };
 	struct ld_model *a = NULL, *b = NULL;
 	struct ld_diag da, db;
-	size_t omin = ld_chain_split_min;
+	size_t omin = ld_chain_split_min, ochunk = ld_chain_chunk;
+	unsigned int k;
 	int ra, rb;
 
-	ld_chain_split_min = 0;
-	ra = path ? ld_load_path(&a, path, &da) :
-		    ld_load_buffers(&a, in, n, &da);
-	ld_chain_split_min = omin;
-	ld_parallel = false;
-	rb = path ? ld_load_path(&b, path, &db) :
-		    ld_load_buffers(&b, in, n, &db);
-	ld_parallel = true;
-	two_loads_agree(what, "split", ra, a, &da, "one thread", rb, b, &db);
+	for (k = 0; k < ARRAY_SIZE(chunk); k++) {
+		char how[32];
+
+		ld_parallel = false;
+		rb = path ? ld_load_path(&b, path, &db) :
+			    ld_load_buffers(&b, in, n, &db);
+		ld_parallel = true;
+		ld_chain_split_min = 0;
+		ld_chain_chunk = chunk[k];
+		ra = path ? ld_load_path(&a, path, &da) :
+			    ld_load_buffers(&a, in, n, &da);
+		ld_chain_split_min = omin;
+		ld_chain_chunk = ochunk;
+		snprintf(how, sizeof(how), "split (chunks of %zu)", chunk[k]);
+		two_loads_agree(what, how, ra, a, &da, "one thread", rb, b,
+				&db);
+		a = b = NULL;
+	}
 }
 
 static void test_chain_split(void)
