@@ -174,18 +174,19 @@ static void key_text_free(struct key_text *t)
  * name that differs, a CR LF line ending): then the caller takes the
  * general path, which gives the same result for this fast one's lines.
  * The caller found the line's end beforehand, so that the next line's
- * lookup need not wait for this one's (both miss the cache).
+ * lookup need not wait for this one's (both miss the cache).  Here
+ * without the '[': @k, @n bytes, is "<16 hex digits>] name".
  */
-static inline uint32_t fast_ref(const struct key_text *kt, const char *p,
-				size_t n)
+static inline uint32_t fast_ref_key(const struct key_text *kt, const char *k,
+				    size_t n)
 {
 	const struct key_slot *ks;
 	uint64_t w[2];
 	uint32_t h;
 
-	if (n < 19 || p[0] != '[' || p[17] != ']' || p[18] != ' ')
+	if (n < 18 || k[16] != ']' || k[17] != ' ')
 		return LD_NONE;
-	memcpy(w, p + 1, 16);
+	memcpy(w, k, 16);
 	for (h = key_text_hash(w, kt->mask);; h = (h + 1) & kt->mask) {
 		ks = &kt->slot[h];
 		if (ks->id == LD_NONE)
@@ -193,9 +194,18 @@ static inline uint32_t fast_ref(const struct key_text *kt, const char *p,
 		if (ks->text[0] == w[0] && ks->text[1] == w[1])
 			break;
 	}
-	if (n - 19 != ks->len || memcmp(p + 19, ks->name, ks->len))
+	if (n - 18 != ks->len || memcmp(k + 18, ks->name, ks->len))
 		return LD_NONE;
 	return ks->id;
+}
+
+/* ... and with it, @p at the '[' */
+static inline uint32_t fast_ref(const struct key_text *kt, const char *p,
+				size_t n)
+{
+	if (n < 19 || p[0] != '[')
+		return LD_NONE;
+	return fast_ref_key(kt, p + 1, n - 1);
 }
 
 /*
@@ -323,14 +333,16 @@ static uint32_t ref_dict_add(struct ref_dict *dc, struct ld_arena *a,
 
 /*
  * Each line of @dc resolved against the classes, as chain_lines()
- * resolves a line it reads (which checked its syntax); NULL: no memory.
+ * resolves a line it reads (which checked its syntax): through @kt's one
+ * slot where it can, as its fast path does; NULL: no memory.
  */
 static struct ref_res *ref_dict_resolve(const struct ref_dict *dc,
 					const struct ld_model *m,
-					const struct ld_map *keys)
+					const struct ld_map *keys,
+					const struct key_text *kt)
 {
 	struct ref_res *res = malloc((dc->nr + 1) * sizeof(*res));
-	uint32_t i, len;
+	uint32_t i, len, c;
 
 	for (i = 0; res && i <= dc->mask; i++) {
 		const struct ref_slot *rs = &dc->slot[i];
@@ -340,6 +352,13 @@ static struct ref_res *ref_dict_resolve(const struct ref_dict *dc,
 		if (rs->id == LD_NONE)
 			continue;
 		len = rs->len & ~REF_CR;
+		if (ld_fast_paths && !(rs->len & REF_CR) &&
+		    (c = fast_ref_key(kt, rs->line, len)) != LD_NONE) {
+			res[rs->id].c = c;
+			res[rs->id].name = rs->line + 18;
+			res[rs->id].len = len - 18;
+			continue;
+		}
 		p = scan_key(rs->line, rs->line + len, &r.key, &r.key_known);
 		r.name = p + 2;
 		r.len = rs->line + len - (p + 2);
@@ -815,9 +834,10 @@ out:
  * listed class is no dependency.
  */
 static int lockdep_deps(struct ld_model *m, const struct ld_section *s,
-			const struct pass1 *p1, const struct ld_map *keys)
+			const struct pass1 *p1, const struct ld_map *keys,
+			const struct key_text *kt)
 {
-	struct ref_res *res = ref_dict_resolve(&p1->dict, m, keys);
+	struct ref_res *res = ref_dict_resolve(&p1->dict, m, keys, kt);
 	uint32_t i, j, to;
 
 	if (!res)
@@ -1256,7 +1276,7 @@ static bool chain_part_clean(const struct ld_model *t, int ret)
  */
 static int chain_half_resolve(struct chain_half *h)
 {
-	struct ref_res *res = ref_dict_resolve(&h->dict, h->m, h->keys);
+	struct ref_res *res = ref_dict_resolve(&h->dict, h->m, h->keys, h->kt);
 	int ret = res ? chain_resolve(h->t, res, &h->unresolved) : -ENOMEM;
 
 	free(res);
@@ -1611,7 +1631,7 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 			goto out;
 		}
 	}
-	ret = lockdep_deps(m, ls, &p1, &keys);
+	ret = lockdep_deps(m, ls, &p1, &keys, &kt);
 	if (ret)
 		goto out;
 	/*
