@@ -187,7 +187,7 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 	struct ld_lines l;
 	const char *line;
 	size_t len;
-	int dashes = 0;
+	int dashes = 0, ret;
 	bool cut = false, truncated = false;
 	struct ld_lockstat *prev;
 	char q[LD_QBUF], q2[LD_QBUF];
@@ -196,10 +196,11 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 	if (ld_reserve((void **)&m->lockstat, &m->alloc_lockstat,
 		       m->nr_lockstat + s->len / 128, sizeof(*m->lockstat)))
 		return -ENOMEM;
-	ld_lines_init(&l, s->origin, s->base_line, s->data, s->len);
+	ld_lines_section(&l, s);
 	if (!ld_lines_next(&l, &line, &len))
-		return ld_diag(d, &l,
-			       "empty file, expected 'lock_stat version 0.4'");
+		return ld_lines_error(&l, d) ?:
+			       ld_diag(d, &l,
+				       "empty file, expected 'lock_stat version 0.4'");
 	if (len < 18 || memcmp(line, "lock_stat version ", 18))
 		return ld_diag(d, &l,
 			       "expected 'lock_stat version 0.4', got '%s'",
@@ -223,7 +224,8 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 				       ld_quote(line, len, q, sizeof(q)));
 	}
 	if (dashes < 2)
-		return ld_diag(d, &l, "file ends inside the header");
+		return ld_lines_error(&l, d) ?:
+			       ld_diag(d, &l, "file ends inside the header");
 
 	while (ld_lines_next(&l, &line, &len)) {
 		const char *p, *end = line + len, *colon, *badf = NULL;
@@ -231,6 +233,9 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 		int badi = 0;
 
 		if (l.last_unterminated) {
+			ret = ld_lines_error(&l, d);
+			if (ret)
+				return ret;
 			m->partial = true;
 			m->lockstat_cut = truncated = true;
 			ld_warn(m, "%s:%lu: truncated line ignored", l.file,
@@ -289,7 +294,10 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 			e = &m->lockstat[m->nr_lockstat++];
 			memset(e, 0, sizeof(*e));
 			e->class = LD_NONE;
-			e->name.s = name;
+			/* all of it: "-W" may turn out to be the name's */
+			e->name = ld_arena_str(m->arena, name, nlen);
+			if (!e->name.s)
+				return -ENOMEM;
 			e->name.len = rw ? nlen - 2 : nlen;
 			if (rw == 'R') {
 				memcpy(e->r, v, sizeof(v));
@@ -329,8 +337,9 @@ int ld_parse_lock_stat(struct ld_model *m, const struct ld_section *s,
 			pt = &st.blk[st.nr_blocks - 1]
 				    [st.nr[st.nr_blocks - 1]++];
 			pt->count = cnt;
-			pt->sym.s = p;
-			pt->sym.len = end - p;
+			pt->sym = ld_arena_str(m->arena, p, end - p);
+			if (!pt->sym.s)
+				return -ENOMEM;
 			continue;
 		}
 bad:
@@ -369,6 +378,10 @@ bad:
 			       "expected a lock_stat row or point, got '%s'",
 			       ld_quote(p, end - p, q, sizeof(q)));
 	}
+	/* a read error: the rows have no end to be judged by */
+	ret = ld_lines_error(&l, d);
+	if (ret)
+		return ret;
 	prev = st.cur;
 	if (finish_entry(&st, false) && !truncated) /* said already */
 		points_cut(m, &l, prev);

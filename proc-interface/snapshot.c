@@ -69,7 +69,7 @@ static const char *const known_sections[] = {
  */
 #define MAP_MIN (64 * 1024)
 /*
- * From 1 MiB on (lock_stat at full capacity), a file is read into huge
+ * From 1 MiB on (a snapshot file at full capacity), a file is read into huge
  * pages instead: on a virtual machine each 4 KiB page of a mapping costs
  * a microsecond or two the first time it is touched, even populated.  A
  * 1.8 MiB file took 0.8 ms mapped and touched, 0.4 ms read into a 2 MiB
@@ -568,7 +568,7 @@ static bool streamed(const char *name)
 	return !strcmp(name, "lockdep/traces") ||
 	       !strcmp(name, "lockdep/deps") ||
 	       !strcmp(name, "lockdep/chains") || !strcmp(name, "lockdep") ||
-	       !strcmp(name, "lockdep_chains");
+	       !strcmp(name, "lockdep_chains") || !strcmp(name, "lock_stat");
 }
 
 /*
