@@ -442,7 +442,7 @@ static int drop_duplicate_classes(struct ld_model *m, struct pass1 *p1,
 				  const char *origin, struct ld_map *keys)
 {
 	uint32_t first = p1->first, nr = m->nr_classes - first, i, j, old;
-	uint32_t dups = 0, collisions = 0, *remap = NULL;
+	uint32_t dups = 0, collisions = 0, *remap = NULL, *next = NULL;
 	struct ld_map seen;
 	int ret;
 
@@ -452,11 +452,30 @@ static int drop_duplicate_classes(struct ld_model *m, struct pass1 *p1,
 
 		if (!c->key_hash_known)
 			continue;
+		/* the map keeps a key's first class, @next the others */
 		ret = ld_map_put(&seen, c->key_hash, i, &old);
 		if (ret || old == LD_NONE)
 			continue;
-		if (c->name.len != m->classes[old].name.len ||
-		    memcmp(c->name.s, m->classes[old].name.s, c->name.len)) {
+		if (!next) {
+			next = malloc(nr * sizeof(*next));
+			if (!next) {
+				ret = -ENOMEM;
+				break;
+			}
+			for (j = 0; j < nr; j++)
+				next[j] = LD_NONE;
+		}
+		/* a duplicate of any class with its key, not only the first */
+		while (c->name.len != m->classes[old].name.len ||
+		       memcmp(c->name.s, m->classes[old].name.s, c->name.len)) {
+			if (next[old - first] == LD_NONE) {
+				next[old - first] = i;
+				old = LD_NONE;
+				break;
+			}
+			old = next[old - first];
+		}
+		if (old == LD_NONE) {
 			collisions++;
 			continue;
 		}
@@ -473,6 +492,7 @@ static int drop_duplicate_classes(struct ld_model *m, struct pass1 *p1,
 		dups++;
 	}
 	if (!ret && !dups && !first) {
+		free(next);
 		/* each key's first class, if another has its key */
 		for (i = 0; collisions && i < m->nr_classes; i++) {
 			if (!m->classes[i].key_hash_known)
@@ -486,6 +506,7 @@ static int drop_duplicate_classes(struct ld_model *m, struct pass1 *p1,
 		*keys = seen;
 		return 0;
 	}
+	free(next);
 	ld_map_free(&seen);
 	if (ret || !dups) {
 		free(remap);

@@ -1685,12 +1685,14 @@ static void test_lookup(void)
  * Then the key names neither (the first class of it is left without a
  * key, the others keep theirs but are not found by it) and references to
  * them are resolved by name; read by one thread or two, and with a class
- * listed twice (same key and name) as well, counted once.
+ * listed twice (same key and name) as well, counted once, whether it is
+ * the first class with the key or another.
  */
 static void test_key_collision(void)
 {
 	static const char *const way[] = { "one thread", "split",
-					   "listed twice" };
+					   "listed twice",
+					   "listed twice, not first" };
 	static const char classes[] =
 		"all lock classes:\n"
 		"0000000000000001 OPS: 1 FD: 2 BD: 0 ....: a\n"
@@ -1699,8 +1701,13 @@ static void test_key_collision(void)
 		"0000000000000002 OPS: 1 FD: 0 BD: 1 ....: b\n\n"
 		"0000000000000002 OPS: 1 FD: 0 BD: 1 ....: c\n\n"
 		"0000000000000002 OPS: 1 FD: 0 BD: 0 ....: d\n\n";
-	static const char twice[] =
-		"0000000000000002 OPS: 1 FD: 0 BD: 1 ....: b\n\n";
+	/* again: the first class with the key, and another one */
+	static const char *const twice[] = {
+		"",
+		"",
+		"0000000000000002 OPS: 1 FD: 0 BD: 1 ....: b\n\n",
+		"0000000000000002 OPS: 1 FD: 0 BD: 1 ....: c\n\n",
+	};
 	size_t omin = ld_chain_split_min;
 	char lockdep[1024], chains[4096];
 	unsigned int k, i, o;
@@ -1711,7 +1718,7 @@ static void test_key_collision(void)
 			      "irq_context: 0\n[0000000000000001] a\n"
 			      "[0000000000000002] %c\n[0000000000000002] %c\n\n",
 			      'b' + i % 3, 'b' + (i + 1) % 3);
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < ARRAY_SIZE(way); k++) {
 		struct ld_model *m = NULL;
 		struct ld_input in[2];
 		struct ld_diag d;
@@ -1719,8 +1726,7 @@ static void test_key_collision(void)
 		int before = failed_here;
 
 		failed_here = 0;
-		snprintf(lockdep, sizeof(lockdep), "%s%s", classes,
-			 k == 2 ? twice : "");
+		snprintf(lockdep, sizeof(lockdep), "%s%s", classes, twice[k]);
 		in[0] = (struct ld_input){ "lockdep", NULL, lockdep,
 					   strlen(lockdep) };
 		in[1] = (struct ld_input){ "lockdep_chains", NULL, chains, o };
@@ -1732,7 +1738,7 @@ static void test_key_collision(void)
 		}
 		ld_chain_split_min = omin;
 		CHECK(m->nr_classes == 4 && !m->nr_unresolved);
-		CHECK(m->nr_warnings == (k == 2));
+		CHECK(m->nr_warnings == (k >= 2));
 		CHECK(m->classes[0].key_hash_known);
 		CHECK(!m->classes[1].key_hash_known);
 		CHECK(m->classes[2].key_hash_known &&
