@@ -744,11 +744,6 @@ int ld_index_chains(struct ld_model *m, uint32_t n)
 	return index_chains_count(m, n) ?: index_chains_fill(m, n);
 }
 
-/*
- * The name lock_stat prints for a class (seq_stats() in lockdep_proc.c):
- * the name cut to 37 - 2 per suffix characters, then "#N" and "/N", each
- * cut to 2 characters.
- */
 /* The first character of "%lld" of @v, without snprintf() */
 static char first_char(int64_t v)
 {
@@ -761,6 +756,11 @@ static char first_char(int64_t v)
 	return '0' + u;
 }
 
+/*
+ * The name lock_stat prints for a class (seq_stats() in lockdep_proc.c):
+ * the name cut to 37 - 2 per suffix characters, then "#N" and "/N", each
+ * cut to 2 characters.
+ */
 static size_t lockstat_name(const struct ld_class *c, char *buf)
 {
 	size_t namelen = 38, n;

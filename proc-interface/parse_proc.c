@@ -491,8 +491,8 @@ static int drop_duplicate_classes(struct ld_model *m, struct pass1 *p1,
 		remap[i - first] = old;
 		dups++;
 	}
+	free(next);
 	if (!ret && !dups && !first) {
-		free(next);
 		/* each key's first class, if another has its key */
 		for (i = 0; collisions && i < m->nr_classes; i++) {
 			if (!m->classes[i].key_hash_known)
@@ -506,7 +506,6 @@ static int drop_duplicate_classes(struct ld_model *m, struct pass1 *p1,
 		*keys = seen;
 		return 0;
 	}
-	free(next);
 	ld_map_free(&seen);
 	if (ret || !dups) {
 		free(remap);
@@ -1369,14 +1368,18 @@ static void chain_half_go(struct chain_half *h, int go,
 	pthread_mutex_unlock(&h->lock);
 }
 
-/* @t's locks of no listed class, their names, at @base in @m */
+/*
+ * @t's locks of no listed class among its locks [@l0, @l1), their names,
+ * at @base in @m
+ */
 static int copy_unlisted(struct ld_model *m, const struct ld_model *t,
-			 uint32_t base)
+			 uint32_t base, uint32_t l0, uint32_t l1)
 {
 	uint32_t i;
 
 	for (i = 0; i < t->nr_unlisted; i++)
-		if (ld_add_unlisted(m, base + t->unlisted[i].at,
+		if (t->unlisted[i].at >= l0 && t->unlisted[i].at < l1 &&
+		    ld_add_unlisted(m, base + t->unlisted[i].at - l0,
 				    t->unlisted[i].name.s,
 				    t->unlisted[i].name.len))
 			return -ENOMEM;
@@ -1405,12 +1408,8 @@ static int chain_append_part(struct ld_model *m, const struct ld_model *t,
 	if (l1 > l0)
 		memcpy(m->chain_locks + base, t->chain_locks + l0,
 		       (l1 - l0) * sizeof(uint32_t));
-	for (i = 0; i < t->nr_unlisted; i++)
-		if (t->unlisted[i].at >= l0 && t->unlisted[i].at < l1 &&
-		    ld_add_unlisted(m, base + t->unlisted[i].at - l0,
-				    t->unlisted[i].name.s,
-				    t->unlisted[i].name.len))
-			return -ENOMEM;
+	if (copy_unlisted(m, t, base, l0, l1))
+		return -ENOMEM;
 	m->nr_chain_locks += l1 - l0;
 	return 0;
 }
@@ -1425,8 +1424,8 @@ static int chain_adopt(struct ld_model *m, struct ld_model *t)
 	if (m->nr_chains || m->nr_chain_locks)
 		return chain_append_part(m, t, 0, t->nr_chains, 0,
 					 t->nr_chain_locks);
-	ld_take_chains(m, t);
-	return copy_unlisted(m, t, 0);
+	ld_take_chains(m, t); /* t's unlisted stay, for all m's locks */
+	return copy_unlisted(m, t, 0, 0, m->nr_chain_locks);
 }
 
 /*

@@ -429,7 +429,7 @@ int64_t ld_stream_find(const struct ld_section *s, uint64_t from,
 		       const char *what)
 {
 	/* a chain is 165 bytes long in real files: found in the first read */
-	size_t wl = strlen(what), cap = 4096;
+	size_t wl = strlen(what);
 	struct ld_stream *st = s->stream;
 	char buf[4096];
 	int64_t found = -1;
@@ -438,7 +438,7 @@ int64_t ld_stream_find(const struct ld_section *s, uint64_t from,
 	while (from < st->size) {
 		const char *hit;
 
-		r = pread(st->fd, buf, cap, from);
+		r = pread(st->fd, buf, sizeof(buf), from);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
