@@ -324,7 +324,7 @@ struct ld_model {
 	uint32_t nr_deps, alloc_deps;
 	/* CSR adjacency: deps leaving / entering class i */
 	uint32_t *out_off, *out; /* out[out_off[i] .. out_off[i+1]) */
-	uint32_t *in_off, *in;
+	uint32_t *in_off, *in; /* in: in out's block, after its nr_deps */
 	struct ld_chain *chains;
 	uint32_t nr_chains, alloc_chains;
 	uint32_t *chain_locks; /* class ids, LD_NONE if unresolved */

@@ -907,9 +907,8 @@ int ld_merge(struct ld_model **out, struct ld_model *const *in, uint32_t n,
 			goto out;
 		/* the indexes are rebuilt from scratch each round */
 		free(m->out_off);
-		free(m->out);
+		free(m->out); /* and in */
 		free(m->in_off);
-		free(m->in);
 		free(m->cc_off);
 		free(m->cc);
 		m->out_off = m->out = m->in_off = m->in = NULL;

@@ -244,9 +244,8 @@ void ld_model_free(struct ld_model *m)
 	free(m->classes);
 	free(m->deps);
 	free(m->out_off);
-	free(m->out);
+	free(m->out); /* and in */
 	free(m->in_off);
-	free(m->in);
 	free(m->chains);
 	free(m->chain_locks);
 	free(m->chain_reads);
@@ -618,15 +617,19 @@ int ld_index_deps_quiet(struct ld_model *m, uint32_t *dups)
 
 	m->out_off = calloc(n + 2, sizeof(uint32_t));
 	m->in_off = calloc(n + 2, sizeof(uint32_t));
-	m->out = ld_alloc_big((m->nr_deps + 1) * sizeof(uint32_t));
-	m->in = ld_alloc_big((m->nr_deps + 1) * sizeof(uint32_t));
+	/*
+	 * out and in in one block, freed with out: at full size 262144
+	 * entries each fill one 2 MiB page together, and took two apart
+	 * (each of this machine's fresh huge pages may cost milliseconds)
+	 */
+	m->out = ld_alloc_big((2 * (size_t)m->nr_deps ?: 1) * sizeof(uint32_t));
+	m->in = m->out ? m->out + m->nr_deps : NULL;
 	pos = malloc((n + 1) * sizeof(uint32_t));
-	if (!m->out_off || !m->in_off || !m->out || !m->in || !pos) {
+	if (!m->out_off || !m->in_off || !m->out || !pos) {
 		ret = -ENOMEM;
 		goto drop;
 	}
-	ld_populate(m->out, (m->nr_deps + 1) * sizeof(uint32_t));
-	ld_populate(m->in, (m->nr_deps + 1) * sizeof(uint32_t));
+	ld_populate(m->out, 2 * (size_t)m->nr_deps * sizeof(uint32_t));
 	for (i = 0; i < m->nr_deps; i++) {
 		m->out_off[m->deps[i].from + 1]++;
 		m->in_off[m->deps[i].to + 1]++;
@@ -652,8 +655,7 @@ drop:
 	free(pos);
 	free(m->out_off);
 	free(m->in_off);
-	free(m->out);
-	free(m->in);
+	free(m->out); /* and in */
 	m->out_off = m->in_off = m->out = m->in = NULL;
 	return ret < 0 ? ret : ld_index_deps_quiet(m, dups);
 }
