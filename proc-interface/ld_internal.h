@@ -356,6 +356,12 @@ extern size_t ld_chain_split_min;
 extern size_t ld_chain_chunk;
 /* ... and the export's chains file has a thread of its own (1 MiB) */
 extern size_t ld_chains_thread_min;
+/*
+ * Inputs of more bytes are refused (LD_MAX_FILE; the tests make it small,
+ * to reach it through a pipe).  Never more: a line's length fits in 31
+ * bits (parse_proc.c, REF_CR).
+ */
+extern size_t ld_max_file;
 
 /* Monotonic milliseconds, for ld_phase(). */
 static inline double ld_now_ms(void)

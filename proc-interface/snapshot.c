@@ -50,6 +50,8 @@
 
 #define SNAP_MAGIC "lockdep-tool snapshot "
 
+size_t ld_max_file = LD_MAX_FILE;
+
 /* Canonical order; also the set of names a snapshot may hold. */
 static const char *const known_sections[] = {
 	"lockdep",	   "lockdep_chains", "lockdep_stats",  "lock_stat",
@@ -84,7 +86,7 @@ static bool map_file(int fd, char **data, size_t *len)
 
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < MAP_MIN ||
 	    st.st_size >= READ_HUGE_MIN ||
-	    (uint64_t)st.st_size >= LD_MAX_FILE / 2)
+	    (uint64_t)st.st_size >= ld_max_file / 2)
 		return false;
 	p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
 		 0);
@@ -137,7 +139,7 @@ static int open_input(const char *path, bool regular, struct ld_diag *d)
 
 static int too_big(const char *path, struct ld_diag *d)
 {
-	ld_diagf(d, "%s: file larger than %lu MiB", path, LD_MAX_FILE >> 20);
+	ld_diagf(d, "%s: file larger than %zu MiB", path, ld_max_file >> 20);
 	return -EFBIG;
 }
 
@@ -167,7 +169,7 @@ static int read_all(const char *path, bool regular, char **data, size_t *len,
 	 */
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
 		/* said now, not after reading a GiB into as much memory */
-		if ((uint64_t)st.st_size > LD_MAX_FILE - 2) {
+		if ((uint64_t)st.st_size > ld_max_file - 2) {
 			close(fd);
 			return too_big(path, d);
 		}
@@ -180,13 +182,13 @@ static int read_all(const char *path, bool regular, char **data, size_t *len,
 	}
 	for (;;) {
 		if (alloc - n < 2) {
-			if (alloc >= LD_MAX_FILE) {
+			if (alloc >= ld_max_file) {
 				free(buf);
 				close(fd);
 				return too_big(path, d);
 			}
 			/* doubled, up to the limit exactly */
-			grow = alloc < LD_MAX_FILE / 2 ? alloc * 2 : LD_MAX_FILE;
+			grow = alloc < ld_max_file / 2 ? alloc * 2 : ld_max_file;
 			/*
 			 * A big one into 2 MiB pages, copied: realloc()
 			 * moves a big block's pages, but what read() fills
@@ -605,7 +607,7 @@ static int open_stream(struct ld_model *m, const char *name, const char *path,
 	/* size 0 may be a file of /proc or debugfs copied as a link */
 	if (fstat(fd, &sb) || !sb.st_size ||
 	    (uint64_t)sb.st_size < ld_stream_min ||
-	    (uint64_t)sb.st_size >= LD_MAX_FILE) {
+	    (uint64_t)sb.st_size >= ld_max_file) {
 		close(fd);
 		return -EAGAIN;
 	}

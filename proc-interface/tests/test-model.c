@@ -11,6 +11,8 @@
  * enough for the parsers to use their second threads.
  */
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1881,6 +1883,74 @@ out:
 	report("unlisted_chain_locks_keep_their_names");
 }
 
+/* A pipe's other end: @n bytes of 'x', then its end */
+struct pipe_writer {
+	int fd;
+	size_t n;
+};
+
+static void *pipe_write(void *arg)
+{
+	struct pipe_writer *w = arg;
+	char buf[65536];
+	ssize_t r;
+
+	memset(buf, 'x', sizeof(buf));
+	while (w->n) {
+		r = write(w->fd, buf, w->n < sizeof(buf) ? w->n : sizeof(buf));
+		if (r <= 0)
+			break; /* the reader gave up: EPIPE */
+		w->n -= r;
+	}
+	close(w->fd);
+	return NULL;
+}
+
+/*
+ * A pipe (-s <(...)) is read to its end into memory, which grows: refused
+ * once it holds more bytes than the limit, whatever comes after (a device
+ * would never end), as a regular file is from its size.  One byte less is
+ * read, and then judged for what it holds.
+ */
+static void test_pipe_limit(void)
+{
+	size_t omax = ld_max_file;
+	struct ld_model *m;
+	struct ld_diag d;
+	char path[64];
+	unsigned int k;
+
+	signal(SIGPIPE, SIG_IGN);
+	ld_max_file = 1u << 20;
+	for (k = 0; k < 2; k++) {
+		/* as a regular file: ld_max_file - 2 bytes at the most */
+		struct pipe_writer w = { -1, ld_max_file - 2 + k };
+		pthread_t th;
+		int p[2], ret;
+
+		m = NULL;
+		d.msg[0] = '\0';
+		CHECK(!pipe(p));
+		w.fd = p[1];
+		CHECK(!pthread_create(&th, NULL, pipe_write, &w));
+		snprintf(path, sizeof(path), "/dev/fd/%d", p[0]);
+		ret = ld_load_path(&m, path, &d);
+		close(p[0]);
+		pthread_join(th, NULL);
+		if (k) {
+			CHECK(ret == -EFBIG && !m);
+			CHECK(strstr(d.msg, ": file larger than 1 MiB") != NULL);
+		} else {
+			CHECK(ret && ret != -EFBIG && !m);
+			CHECK(!strstr(d.msg, "larger than"));
+		}
+		ld_model_free(m);
+	}
+	ld_max_file = omax;
+	signal(SIGPIPE, SIG_DFL);
+	report("pipe_over_the_size_limit_refused");
+}
+
 /*
  * /proc/lockdep_chains shared by two threads (ld_chain_split_min 0: any
  * size) against one thread: the same result, message or model, for the
@@ -2216,6 +2286,7 @@ int main(int argc, char **argv)
 	test_arena();
 	test_streamed(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	test_unlisted(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	test_pipe_limit();
 	if (argc > 2)
 		test_generated(argv[2]);
 	return 0;
