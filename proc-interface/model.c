@@ -618,8 +618,8 @@ int ld_index_deps_quiet(struct ld_model *m, uint32_t *dups)
 	m->out_off = calloc(n + 2, sizeof(uint32_t));
 	m->in_off = calloc(n + 2, sizeof(uint32_t));
 	/*
-	 * out and in in one block, freed with out: at full size 262144
-	 * entries each fill one 2 MiB page together, and took two apart
+	 * out and in in one block, freed with out: at full size (262144
+	 * dependencies) they fill one 2 MiB page together, and took two apart
 	 * (each of this machine's fresh huge pages may cost milliseconds)
 	 */
 	m->out = ld_alloc_big((2 * (size_t)m->nr_deps ?: 1) * sizeof(uint32_t));

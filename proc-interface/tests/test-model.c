@@ -1768,11 +1768,6 @@ static void test_key_collision(void)
 }
 
 /*
- * A chain lock whose class /proc/lockdep does not list keeps the name the
- * chains file gives, also when the file is big enough to be shared by two
- * threads (the second's names are moved over in file order).
- */
-/*
  * pread() as the library sees it in this program (its objects are linked
  * in, so their calls come here).  While @fail_find_reads is set, the 4 KiB
  * reads of ld_stream_find() fail with EIO, and are counted: the start of
@@ -1790,6 +1785,11 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
 	return syscall(SYS_pread64, fd, buf, n, off);
 }
 
+/*
+ * A chain lock whose class /proc/lockdep does not list keeps the name the
+ * chains file gives, also when the file is big enough to be shared by two
+ * threads (the second's names are moved over in file order).
+ */
 static void test_unlisted(const char *tmpdir)
 {
 	static const char *const way[] = {
@@ -1930,9 +1930,17 @@ static void test_pipe_limit(void)
 
 		m = NULL;
 		d.msg[0] = '\0';
-		CHECK(!pipe(p));
+		if (pipe(p)) {
+			CHECK(!"pipe()");
+			break;
+		}
 		w.fd = p[1];
-		CHECK(!pthread_create(&th, NULL, pipe_write, &w));
+		if (pthread_create(&th, NULL, pipe_write, &w)) {
+			CHECK(!"pthread_create()");
+			close(p[0]);
+			close(p[1]);
+			break;
+		}
 		snprintf(path, sizeof(path), "/dev/fd/%d", p[0]);
 		ret = ld_load_path(&m, path, &d);
 		close(p[0]);
