@@ -311,6 +311,44 @@ static void test_handmade_export(void)
 	report("export_inconsistent_generations");
 }
 
+/*
+ * Whether @m's chain index is what a plain scan of the chains gives: for
+ * each class, every chain holding it once (a class twice in a chain, as
+ * nested read locks are, too), in ascending order, and nothing else but
+ * LD_NONE holes.
+ */
+static bool chain_index_as_scanned(const struct ld_model *m)
+{
+	uint32_t *next, i, j, k, c, p;
+	bool ok = m->cc_off && m->cc;
+
+	next = ok ? malloc((m->nr_classes + 1) * sizeof(*next)) : NULL;
+	if (!next)
+		return false;
+	memcpy(next, m->cc_off, m->nr_classes * sizeof(*next));
+	for (i = 0; ok && i < m->nr_chains; i++) {
+		const uint32_t *cl = m->chain_locks + m->chains[i].first;
+
+		for (j = 0; ok && j < m->chains[i].depth; j++) {
+			c = cl[j];
+			for (k = 0; k < j && cl[k] != c; k++)
+				;
+			if (c == LD_NONE || k < j)
+				continue;
+			for (p = next[c];
+			     p < m->cc_off[c + 1] && m->cc[p] == LD_NONE; p++)
+				;
+			ok = p < m->cc_off[c + 1] && m->cc[p] == i;
+			next[c] = p + 1;
+		}
+	}
+	for (c = 0; ok && c < m->nr_classes; c++)
+		for (p = next[c]; ok && p < m->cc_off[c + 1]; p++)
+			ok = m->cc[p] == LD_NONE;
+	free(next);
+	return ok;
+}
+
 static void test_real(void)
 {
 	struct ld_model *m;
@@ -338,6 +376,8 @@ static void test_real(void)
 	for (i = 0; i < m->nr_lockstat; i++)
 		exact += m->lockstat[i].match == LD_LSM_EXACT;
 	CHECK(m->nr_lockstat == 616 && exact >= 560);
+	/* 151 chains hold rcu_read_lock twice (nested read locks) */
+	CHECK(chain_index_as_scanned(m));
 	report("real_stock_6_12");
 	ld_model_free(m);
 }
@@ -356,6 +396,7 @@ static void test_chain_index(void)
 		return report("chain_index_any_layout");
 	n = m->nr_chain_locks;
 	CHECK(m->cc_off && m->nr_chains > 1000 && n > m->nr_chains);
+	CHECK(chain_index_as_scanned(m));
 	locks = malloc((n + 1) * sizeof(*locks));
 	off = m->cc_off;
 	cc = m->cc;
@@ -1055,6 +1096,7 @@ static void test_generated(const char *dir)
 		      !m[0]->nr_warnings);
 		/* lockdep, its chains and lock_stat; traces, deps, chains */
 		CHECK(m[0] && nr_streamed(m[0]) == 3);
+		CHECK(m[0] && chain_index_as_scanned(m[0]));
 		for (k = 1; k < ARRAY_SIZE(way) && m[0]; k++)
 			if (m[k] && (diff = model_cmp(m[0], m[k]))) {
 				printf("# %s: %s differs %s\n", sub[i][0], diff,
