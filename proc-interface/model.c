@@ -1614,18 +1614,17 @@ static void *chain_index_run(void *arg)
 {
 	struct ld_index_job *j = arg;
 
-	j->ret = index_chains_fill(j->m, j->m->nr_classes);
+	j->ret = ld_index_chains(j->m, j->m->nr_classes);
 	return NULL;
 }
 
 /*
  * The chain index reads only the chains and writes only cc_off/cc: once
  * the chains and the classes are read, a second thread can build it while
- * this one parses the rest (lock_stat) and builds the other indexes.  Its
- * ranges are counted here first: at full size the rest took the second
- * thread 3.5 ms, this one's own work 3, and then the two end together.
- * Nothing when it is small, already built, or no thread can be started:
- * ld_model_finish() then builds it.
+ * this one parses the rest (lock_stat) and builds the other indexes.  At
+ * full size that thread's 4 ms (counting, then filling) and this one's
+ * end together.  Nothing when it is small, already built, or no thread
+ * can be started: ld_model_finish() then builds it.
  */
 void ld_index_chains_start(struct ld_model *m)
 {
@@ -1639,13 +1638,7 @@ void ld_index_chains_start(struct ld_model *m)
 		return;
 	j->m = m;
 	j->ret = 0;
-	if (index_chains_count(m, m->nr_classes)) {
-		free(j);
-		return;
-	}
 	if (ld_thread_create(&j->th, chain_index_run, j)) {
-		free(m->cc_off);
-		m->cc_off = NULL;
 		free(j);
 		return;
 	}

@@ -434,10 +434,11 @@ static int build(struct ld_model *m, struct ld_diag *d)
 			export = true;
 		}
 	}
-	/* the chains are complete: their index is built while the rest is read */
+	/*
+	 * the chains are complete: their index is built while the rest is
+	 * read (ld_parse_proc() may have started it already)
+	 */
 	ld_index_chains_start(m);
-	if (m->index_job)
-		t = ld_phase(m, "chain index (count)", t);
 	if (!(export && find_section(m, "lockdep/stats"))) {
 		s = read_section(m, "lockdep_stats");
 		if (s) {
