@@ -240,16 +240,17 @@ static inline const char *ld_find_nl(const char *p, const char *end)
 static inline uint64_t ld_nl_mask64(const char *p)
 {
 #ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n');
-	uint64_t m = 0;
-	int i;
-
-	for (i = 0; i < 4; i++)
-		m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
-			     _mm_loadu_si128((const __m128i *)(p + 16 * i)),
-			     nl))
-		     << (16 * i);
-	return m;
+	/*
+	 * Written out: gcc -O2 kept the loop of four, a branch each, in
+	 * the chains' inner loop (cachegrind: 14M of its 52M instructions)
+	 */
+#define NL16(i)                                                         \
+	((uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(          \
+		 _mm_loadu_si128((const __m128i *)(p + 16 * (i))),        \
+		 _mm_set1_epi8('\n')))                                    \
+	 << (16 * (i)))
+	return NL16(0) | NL16(1) | NL16(2) | NL16(3);
+#undef NL16
 #else
 	uint64_t m = 0;
 	int i;
