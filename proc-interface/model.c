@@ -1622,9 +1622,9 @@ static void *chain_index_run(void *arg)
  * The chain index reads only the chains and writes only cc_off/cc: once
  * the chains and the classes are read, a second thread can build it while
  * this one parses the rest (lock_stat) and builds the other indexes.  At
- * full size that thread's 4 ms (counting, then filling) and this one's
- * end together.  Nothing when it is small, already built, or no thread
- * can be started: ld_model_finish() then builds it.
+ * full size that thread's 4.5-5.5 ms (counting, then filling) ends within
+ * a millisecond of this one's work.  Nothing when it is small, already
+ * built, or no thread can be started: ld_model_finish() then builds it.
  */
 void ld_index_chains_start(struct ld_model *m)
 {
