@@ -242,7 +242,7 @@ static inline uint64_t ld_nl_mask64(const char *p)
 #ifdef __SSE2__
 	/*
 	 * Written out: gcc -O2 kept the loop of four, a branch each, in
-	 * the chains' inner loop (cachegrind: 14M of its 52M instructions)
+	 * the chains' inner loop (cachegrind: 13M of its 52M instructions)
 	 */
 #define NL16(i)                                                         \
 	((uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(          \

@@ -734,7 +734,7 @@ static int index_chains_fill(struct ld_model *m, uint32_t n)
 			 * a class twice in a chain is listed once: written
 			 * over by its next chain.  Not cc[pos - 1] compared:
 			 * at full size each of those loads missed the cache
-			 * (8191 ranges written at once), 10% of the loop.
+			 * (8191 ranges written at once), 7% of the fill.
 			 */
 			again = pl[c].last == i;
 			pl[c].last = i;
