@@ -1396,10 +1396,16 @@ static int chain_append_part(struct ld_model *m, const struct ld_model *t,
 {
 	uint32_t base = m->nr_chain_locks, i;
 
-	if (ld_grow((void **)&m->chains, &m->alloc_chains,
-		    m->nr_chains + (c1 - c0), sizeof(*m->chains)) ||
-	    ld_grow((void **)&m->chain_locks, &m->alloc_chain_locks,
-		    m->nr_chain_locks + (l1 - l0), sizeof(uint32_t)))
+	/*
+	 * the last index each will have: not one more, which at full size
+	 * made ld_grow() fault in one more window, and a 2 MiB page with it
+	 */
+	if ((c1 > c0 &&
+	     ld_grow((void **)&m->chains, &m->alloc_chains,
+		     m->nr_chains + (c1 - c0) - 1, sizeof(*m->chains))) ||
+	    (l1 > l0 &&
+	     ld_grow((void **)&m->chain_locks, &m->alloc_chain_locks,
+		     m->nr_chain_locks + (l1 - l0) - 1, sizeof(uint32_t))))
 		return -ENOMEM;
 	for (i = c0; i < c1; i++) {
 		m->chains[m->nr_chains] = t->chains[i];
