@@ -90,10 +90,18 @@ void ld_populate(void *p, size_t len);
 
 /*
  * A large block (huge pages when it is worth it, from LD_BIG bytes on);
- * free() frees it.
+ * free() frees it.  It may be one given back with ld_free_big(): its
+ * bytes are not zero.
  */
 #define LD_BIG (256 * 1024)
 void *ld_alloc_big(size_t size);
+/*
+ * Give back a block of ld_alloc_big(@size) for the next one that fits,
+ * during a load; what is still kept when it ends, ld_big_pool_drain()
+ * frees.  Any other block is freed.
+ */
+void ld_free_big(void *p, size_t size);
+void ld_big_pool_drain(void);
 
 int ld_grow_slow(void **arr, uint32_t *alloc, uint32_t need, size_t size);
 /* A large array is faulted in this much at a time, as it fills (util.c) */

@@ -465,6 +465,7 @@ static int finish_load(struct ld_model *m, struct ld_model **mp,
 {
 	int ret = build(m, d);
 
+	ld_big_pool_drain(); /* what this load gave back and did not reuse */
 	ld_streams_close(m);
 	if (ret) {
 		if (ret == -ENOMEM && !d->msg[0])

@@ -1462,6 +1462,38 @@ static void test_stream_pool(void)
 }
 
 /*
+ * Big blocks given back (ld_free_big()): the next ld_alloc_big() that fits
+ * gets one back, with what was written in it; not one more than twice too
+ * big, and never a block that ld_alloc_big() did not make whole.
+ */
+static void test_big_pool(void)
+{
+	const size_t mib = (size_t)1 << 20;
+	char *a = ld_alloc_big(5 * mib), *b, *c, *small = malloc(300 << 10);
+
+	CHECK(a && small);
+	if (!a || !small) {
+		free(a);
+		free(small);
+		return report("big_block_pool");
+	}
+	a[0] = 'a';
+	ld_free_big(a, 5 * mib); /* 6 MiB */
+	c = ld_alloc_big(2 * mib); /* would keep 6 MiB of pages */
+	CHECK(c && c != a);
+	free(c);
+	ld_free_big(small, 300 << 10); /* malloc()'s own: freed */
+	c = ld_alloc_big(300 << 10);
+	CHECK(c && c != small);
+	free(c);
+	b = ld_alloc_big(4 * mib);
+	CHECK(b == a && b[0] == 'a');
+	free(b);
+	ld_big_pool_drain();
+	report("big_block_pool");
+}
+
+/*
  * The arena across its chunks: small and short strings, a block bigger
  * than a chunk, and enough to move on to 2 MiB chunks; each allocation
  * 8-aligned and none overwriting another.
@@ -2330,6 +2362,7 @@ int main(int argc, char **argv)
 	test_load_only();
 	test_lookup();
 	test_stream_pool();
+	test_big_pool();
 	test_map_pack();
 	test_arena();
 	test_streamed(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
