@@ -401,8 +401,13 @@ struct pass1 {
 	uint32_t first; /* the first class it added */
 	uint32_t first_dep; /* the first dependency it added */
 	uint32_t nr_refs; /* " -> " lines */
-	struct ref_dict dict; /* the dependencies' "to": numbers there */
-	struct ld_arena *arena; /* the dictionary's lines */
+	/*
+	 * the dependencies' "to": numbers there.  Its lines are copied to
+	 * the model's arena, which has room for them in the 2 MiB page its
+	 * names take (an arena of their own took one more); they stay there,
+	 * about 45 bytes for each class.
+	 */
+	struct ref_dict dict;
 	/* class lines (from first) to classes, when some were dropped */
 	uint32_t *remap;
 };
@@ -410,7 +415,6 @@ struct pass1 {
 static void pass1_free(struct pass1 *p1)
 {
 	free(p1->dict.slot);
-	ld_arena_free(p1->arena);
 	free(p1->remap);
 }
 
@@ -577,7 +581,6 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 
 	p1->first = first;
 	p1->first_dep = m->nr_deps;
-	p1->arena = ld_arena_new();
 	/* a few thousand distinct lines: as many as there are classes */
 	for (slots = 64;
 	     slots < 8192 * DICT_SPARSE && slots < s->len / 256 * DICT_SPARSE;
@@ -588,7 +591,7 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 	 * 40 bytes a dependency line in real files, 25 at the least: a
 	 * bound that most files stay under, past which the array grows.
 	 */
-	if (!p1->arena || ref_dict_init(&p1->dict, slots) ||
+	if (ref_dict_init(&p1->dict, slots) ||
 	    ld_reserve((void **)&m->classes, &m->alloc_classes,
 		       m->nr_classes + (s->len / 48 < (1 << 17) ?
 						s->len / 48 : 1 << 17),
@@ -596,7 +599,6 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 	    ld_reserve((void **)&m->deps, &m->alloc_deps,
 		       m->nr_deps + s->len / 32, sizeof(*m->deps)))
 		return -ENOMEM;
-	ld_arena_expect(p1->arena, s->len / 16);
 	ld_lines_section(&l, s);
 	if (!ld_lines_next(&l, &line, &len))
 		return ld_lines_error(&l, d) ?:
@@ -634,7 +636,7 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 					if (e[-1] == '\r' || !br ||
 					    br + 1 >= e || br[1] != ' ')
 						break;
-					to = ref_dict_add(&p1->dict, p1->arena,
+					to = ref_dict_add(&p1->dict, m->arena,
 							  r.p + 5, n - 5);
 					if (to == LD_NONE) {
 						ret = -ENOMEM;
@@ -689,7 +691,7 @@ static int lockdep_classes(struct ld_model *m, const struct ld_section *s,
 					"expected '[key] name' after '->'");
 				goto out;
 			}
-			to = ref_dict_add(&p1->dict, p1->arena, p, end - p);
+			to = ref_dict_add(&p1->dict, m->arena, p, end - p);
 			ret = to == LD_NONE ? -ENOMEM : add_ref(m, cur, to);
 			if (ret)
 				goto out;
@@ -1631,7 +1633,8 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 	int ret;
 
 	half = cs && chain_half_start(&h, cs, at, split);
-	ld_arena_expect(m->arena, ls->len); /* names, keys' text */
+	/* names, keys' text, the dependency lines' dictionary */
+	ld_arena_expect(m->arena, ls->len);
 	ret = lockdep_classes(m, ls, &p1, d);
 	if (!ret)
 		ret = drop_duplicate_classes(m, &p1, ls->origin, &keys);
