@@ -1302,6 +1302,9 @@ static int chain_half_resolve(struct chain_half *h)
 	int ret = res ? chain_resolve(h->t, res, &h->unresolved) : -ENOMEM;
 
 	free(res);
+	/* done with (its lines stay, in t's arena): freed by this thread */
+	free(h->dict.slot);
+	h->dict.slot = NULL;
 	h->rcx = (struct chain_ctx){ h->m, h->keys, h->kt, NULL };
 	h->resolved = !ret;
 	return ret;
@@ -1678,6 +1681,13 @@ int ld_parse_proc(struct ld_model *m, const struct ld_section *ls,
 	ret = lockdep_deps(m, ls, &p1, &keys, &kt);
 	if (ret)
 		goto out;
+	/*
+	 * the dictionary is done with (its lines stay, in the arena): its
+	 * 2 MiB page goes to the dependency index, next
+	 */
+	ld_free_big(p1.dict.slot,
+		    ((size_t)p1.dict.mask + 1) * sizeof(*p1.dict.slot));
+	p1.dict.slot = NULL;
 	/*
 	 * the dependency index too while the second thread reads chains:
 	 * its duplicates are said where ld_model_finish() says them
