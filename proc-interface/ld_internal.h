@@ -366,6 +366,14 @@ extern size_t ld_chain_chunk;
 /* ... and the export's chains file has a thread of its own (1 MiB) */
 extern size_t ld_chains_thread_min;
 /*
+ * The chain index of a parsed model of this many chain locks or more is
+ * built by a thread of its own (65536; the tests make it 0), whose parts
+ * the thread that waits for it fills too: 0.  The tests make that 1 (the
+ * index's thread alone) or 2 (the waiting thread alone).
+ */
+extern size_t ld_index_thread_min;
+extern int ld_index_share;
+/*
  * Inputs of more bytes are refused (LD_MAX_FILE; the tests make it small,
  * to reach it through a pipe).  Never more: a line's length fits in 31
  * bits (parse_proc.c, REF_CR).

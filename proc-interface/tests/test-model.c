@@ -381,6 +381,52 @@ static void test_real(void)
 }
 
 /*
+ * The chain index that a thread of its own and the thread waiting for it
+ * share, part by part: the same as one thread builds, whichever fills the
+ * parts, with a class twice in some chains (the stock capture), with fewer
+ * chains than parts (handmade/prove) and without chains (handmade/noprove).
+ */
+static void test_chain_index_shared(void)
+{
+	static const char *const sub[] = {
+		"stock-6.12.118-workload", "export-6.12.118-workload",
+		"handmade/prove", "handmade/noprove",
+	};
+	size_t omin = ld_index_thread_min;
+	unsigned int i, k;
+	const char *diff;
+
+	for (i = 0; i < ARRAY_SIZE(sub); i++) {
+		struct ld_model *one, *m;
+
+		ld_parallel = false;
+		one = load(sub[i]);
+		ld_parallel = true;
+		if (!one)
+			continue;
+		ld_index_thread_min = 0;
+		for (k = 0; k < 3; k++) {
+			ld_index_share = k;
+			m = load(sub[i]);
+			if (!m)
+				continue;
+			CHECK(chain_index_as_scanned(m));
+			diff = model_cmp(one, m);
+			if (diff) {
+				printf("# %s, share %u: %s differs\n", sub[i],
+				       k, diff);
+				failed_here = 1;
+			}
+			ld_model_free(m);
+		}
+		ld_index_share = 0;
+		ld_index_thread_min = omin;
+		ld_model_free(one);
+	}
+	report("chain_index_shared_by_two_threads");
+}
+
+/*
  * The chain index counts a model's chain locks in one run when the chains
  * lie one after the other, as parsed, and chain by chain when not (a
  * union, an edited model): both give the same index.
@@ -2348,6 +2394,7 @@ int main(int argc, char **argv)
 	test_handmade_export();
 	test_real();
 	test_chain_index();
+	test_chain_index_shared();
 	test_wait_names();
 	test_proc_errors();
 	test_weird_names();
