@@ -334,14 +334,17 @@ static uint32_t ref_dict_add(struct ref_dict *dc, struct ld_arena *a,
 /*
  * Each line of @dc resolved against the classes, as chain_lines()
  * resolves a line it reads (which checked its syntax): through @kt's one
- * slot where it can, as its fast path does; NULL: no memory.
+ * slot where it can, as its fast path does; NULL: no memory.  In @a,
+ * whose chunk has room at full size (128 KiB of fresh 4 KiB pages took
+ * 32 page faults).
  */
 static struct ref_res *ref_dict_resolve(const struct ref_dict *dc,
+					struct ld_arena *a,
 					const struct ld_model *m,
 					const struct ld_map *keys,
 					const struct key_text *kt)
 {
-	struct ref_res *res = malloc((dc->nr + 1) * sizeof(*res));
+	struct ref_res *res = ld_arena_alloc(a, (dc->nr + 1) * sizeof(*res));
 	uint32_t i, len, c;
 
 	for (i = 0; res && i <= dc->mask; i++) {
@@ -859,7 +862,8 @@ static int lockdep_deps(struct ld_model *m, const struct ld_section *s,
 			const struct pass1 *p1, const struct ld_map *keys,
 			const struct key_text *kt)
 {
-	struct ref_res *res = ref_dict_resolve(&p1->dict, m, keys, kt);
+	struct ref_res *res = ref_dict_resolve(&p1->dict, m->arena, m, keys,
+					       kt);
 	uint32_t i, j, to;
 
 	if (!res)
@@ -878,7 +882,6 @@ static int lockdep_deps(struct ld_model *m, const struct ld_section *s,
 		m->deps[j++] = dep;
 	}
 	m->nr_deps = j;
-	free(res);
 	if (m->nr_unresolved)
 		ld_warn(m,
 			"%s: %u %s classes that are not listed (the file changed while it was read?)",
@@ -1298,10 +1301,10 @@ static bool chain_part_clean(const struct ld_model *t, int ret)
  */
 static int chain_half_resolve(struct chain_half *h)
 {
-	struct ref_res *res = ref_dict_resolve(&h->dict, h->m, h->keys, h->kt);
+	struct ref_res *res = ref_dict_resolve(&h->dict, h->t->arena, h->m,
+					       h->keys, h->kt);
 	int ret = res ? chain_resolve(h->t, res, &h->unresolved) : -ENOMEM;
 
-	free(res);
 	/* done with (its lines stay, in t's arena): freed by this thread */
 	free(h->dict.slot);
 	h->dict.slot = NULL;
@@ -1327,6 +1330,11 @@ static void *chain_half_run(void *arg)
 	 */
 	h->ret = chains_reserve(h->t, h->len) ?:
 			 ref_dict_init(&h->dict, 8192 * DICT_SPARSE);
+	/*
+	 * the dictionary's lines: in a 2 MiB page, not 512 KiB of 4 KiB
+	 * pages (as the first thread's, ld_parse_proc())
+	 */
+	ld_arena_expect(h->t->arena, h->len);
 	while (chain_part_clean(h->t, h->ret) &&
 	       (i = chunk_take(h, true, &go)) != LD_NONE) {
 		if (go < 0)
