@@ -453,7 +453,7 @@ static int drop_duplicate_classes(struct ld_model *m, struct pass1 *p1,
 	struct ld_map seen;
 	int ret;
 
-	ret = ld_map_init(&seen, nr);
+	ret = ld_map_init_in(&seen, nr, m->arena);
 	for (i = first; !ret && i < m->nr_classes; i++) {
 		const struct ld_class *c = &m->classes[i];
 

@@ -875,11 +875,20 @@ static int map_alloc(struct ld_map *map, uint32_t expected)
 
 	while (n < expected * 2 && n < (1u << 30))
 		n *= 2;
-	map->keys = ld_alloc_big((size_t)n * sizeof(*map->keys));
-	map->vals = ld_alloc_big((size_t)n * sizeof(*map->vals));
+	if (map->arena) {
+		map->keys = ld_arena_alloc(map->arena,
+					   (size_t)n * sizeof(*map->keys));
+		map->vals = ld_arena_alloc(map->arena,
+					   (size_t)n * sizeof(*map->vals));
+	} else {
+		map->keys = ld_alloc_big((size_t)n * sizeof(*map->keys));
+		map->vals = ld_alloc_big((size_t)n * sizeof(*map->vals));
+	}
 	if (!map->keys || !map->vals) {
-		free(map->keys);
-		free(map->vals);
+		if (!map->arena) {
+			free(map->keys);
+			free(map->vals);
+		}
 		map->keys = NULL;
 		map->vals = NULL;
 		return -ENOMEM;
@@ -894,6 +903,13 @@ static int map_alloc(struct ld_map *map, uint32_t expected)
 int ld_map_init(struct ld_map *map, uint32_t expected)
 {
 	memset(map, 0, sizeof(*map));
+	return map_alloc(map, expected);
+}
+
+int ld_map_init_in(struct ld_map *map, uint32_t expected, struct ld_arena *a)
+{
+	memset(map, 0, sizeof(*map));
+	map->arena = a;
 	return map_alloc(map, expected);
 }
 
@@ -914,8 +930,10 @@ void ld_map_reserve_ids(struct ld_map *map, uint64_t n)
 
 void ld_map_free(struct ld_map *map)
 {
-	free(map->keys);
-	free(map->vals);
+	if (!map->arena) {
+		free(map->keys);
+		free(map->vals);
+	}
 	free(map->dense);
 	free(map->bits);
 	free(map->rank);
@@ -962,7 +980,7 @@ keep:
 
 static int map_rehash(struct ld_map *map)
 {
-	struct ld_map n = { 0 };
+	struct ld_map n = { .arena = map->arena };
 	uint32_t i;
 	int ret;
 
@@ -972,8 +990,10 @@ static int map_rehash(struct ld_map *map)
 	for (i = 0; map->keys && i <= map->mask; i++)
 		if (map->vals[i] != LD_NONE)
 			ld_map_put(&n, map->keys[i], map->vals[i], NULL);
-	free(map->keys);
-	free(map->vals);
+	if (!map->arena) {
+		free(map->keys);
+		free(map->vals);
+	}
 	map->keys = n.keys;
 	map->vals = n.vals;
 	map->mask = n.mask;

@@ -1622,6 +1622,33 @@ static void test_map_pack(void)
 	report("map_pack");
 }
 
+/*
+ * A map whose arrays are an arena's (ld_map_init_in()): grown far past
+ * what it expected, every key still found, and nothing of it freed
+ * (ASan would say so) until the arena goes.
+ */
+static void test_map_in_arena(void)
+{
+	struct ld_arena *a = ld_arena_new();
+	struct ld_map map;
+	uint32_t i, old, bad = 0;
+
+	CHECK(a && !ld_map_init_in(&map, 4, a));
+	if (!a || failed_here)
+		return report("map_in_arena");
+	for (i = 0; i < 20000; i++)
+		CHECK(!ld_map_put(&map, (uint64_t)i * 7919 + 1, i, &old) &&
+		      old == LD_NONE);
+	CHECK(map.mask + 1 >= 40000 && map.nr == 20000);
+	for (i = 0; i < 20000; i++)
+		bad += ld_map_get(&map, (uint64_t)i * 7919 + 1) != i;
+	CHECK(!bad && ld_map_get(&map, 2) == LD_NONE);
+	ld_map_free(&map);
+	CHECK(!map.keys && !map.arena);
+	ld_arena_free(a);
+	report("map_in_arena");
+}
+
 static void test_streamed(const char *tmpdir)
 {
 	char classes[8192];
@@ -2411,6 +2438,7 @@ int main(int argc, char **argv)
 	test_stream_pool();
 	test_big_pool();
 	test_map_pack();
+	test_map_in_arena();
 	test_arena();
 	test_streamed(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	test_unlisted(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
