@@ -911,8 +911,10 @@ int ld_merge(struct ld_model **out, struct ld_model *const *in, uint32_t n,
 		free(m->in_off);
 		free(m->cc_off);
 		free(m->cc);
+		free(m->name_hash);
 		m->out_off = m->out = m->in_off = m->in = NULL;
 		m->cc_off = m->cc = NULL;
+		m->name_hash = NULL;
 	}
 	ret = ld_model_finish(m, d);
 	if (ret)
