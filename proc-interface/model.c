@@ -1636,7 +1636,7 @@ struct ld_index_job {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	int state; /* 0: counting; 1: parts to fill; -1: none to share */
-	unsigned int next, done; /* parts taken, parts filled */
+	unsigned int lo, hi, done; /* the parts not taken yet; filled */
 };
 
 /*
@@ -1765,15 +1765,23 @@ static void index_parts_compact(struct ld_index_job *j)
 	}
 }
 
-/* The parts not taken yet, one after the other, with @s */
-static void index_parts_take(struct ld_index_job *j, struct index_scratch *s)
+/*
+ * The parts not taken yet, one after the other, with @s: the index's own
+ * thread from the first, the other from the last, so that the two write
+ * next to each other (the ends of two parts' sub-ranges of a class share
+ * cache lines) only where they meet
+ */
+static void index_parts_take(struct ld_index_job *j, struct index_scratch *s,
+			     bool front)
 {
 	unsigned int k;
 	bool last;
 
 	for (;;) {
 		pthread_mutex_lock(&j->lock);
-		k = j->next < LD_INDEX_PARTS ? j->next++ : LD_INDEX_PARTS;
+		k = j->lo == j->hi ? LD_INDEX_PARTS :
+		    front	   ? j->lo++ :
+				     --j->hi;
 		pthread_mutex_unlock(&j->lock);
 		if (k == LD_INDEX_PARTS)
 			return;
@@ -1799,7 +1807,7 @@ static void *chain_index_run(void *arg)
 	pthread_cond_signal(&j->cond);
 	pthread_mutex_unlock(&j->lock);
 	if (shared && ld_index_share != 2)
-		index_parts_take(j, &j->s[0]);
+		index_parts_take(j, &j->s[0], true);
 	j->ret = ret;
 	return NULL;
 }
@@ -1824,6 +1832,7 @@ void ld_index_chains_start(struct ld_model *m)
 		return;
 	j->m = m;
 	j->n = m->nr_classes;
+	j->hi = LD_INDEX_PARTS;
 	/*
 	 * from the model's arena, which has them in the 2 MiB page the names
 	 * took at full size: 400 KiB of fresh 4 KiB pages took 0.5 ms
@@ -1865,7 +1874,7 @@ static void index_chains_help(struct ld_model *m)
 		pthread_cond_wait(&j->cond, &j->lock);
 	pthread_mutex_unlock(&j->lock);
 	if (state > 0)
-		index_parts_take(j, &j->s[1]);
+		index_parts_take(j, &j->s[1], false);
 }
 
 /* Wait for ld_index_chains_start()'s thread; its result */
