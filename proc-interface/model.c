@@ -1606,8 +1606,9 @@ out:
  * at full size the second thread's 4-5 ms had the first waiting for it
  * 1.4 ms (median) after its own work.  The chains are cut into
  * LD_INDEX_PARTS parts of about as many locks, and each class's range
- * into a sub-range for each part, counted first; whichever thread is free
- * fills the next part.  A class twice in a chain leaves a hole at the end
+ * into a sub-range for each part, counted first; the index's thread fills
+ * them from the first on, the other from the last back, until they meet
+ * (index_parts_take()).  A class twice in a chain leaves a hole at the end
  * of its part's sub-range: the classes with holes are compacted last, so
  * that the index is the one ld_index_chains() builds.
  */
