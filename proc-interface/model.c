@@ -660,74 +660,146 @@ drop:
 	return ret < 0 ? ret : ld_index_deps_quiet(m, dups);
 }
 
-/* The index's ranges, cc_off: each class's lock lines counted */
-static int index_chains_count(struct ld_model *m, uint32_t n)
-{
-	uint32_t i, j;
+/*
+ * The chain index (cc_off/cc: the chains containing each class, in
+ * ascending order), built in parts: the chains are cut into @nr parts of
+ * about as many locks, and each class's range into a sub-range for each
+ * part, counted first, so that two threads can fill the parts (the
+ * threaded index below: at full size its own thread's 4-5 ms had the
+ * first thread waiting 1.4 ms, median, after its own work).  A class
+ * twice in a chain leaves a hole at the end of its part's sub-range; with
+ * more than one part, the classes with holes are compacted last, so that
+ * the index is the same however many parts it had.
+ */
+#define LD_INDEX_PARTS 8
 
-	m->cc_off = calloc(n + 2, sizeof(uint32_t));
-	if (!m->cc_off)
-		return -ENOMEM;
-	/*
-	 * As parsed, the chains' locks lie one chain after the other: then
-	 * they are counted in one run, not chain by chain (a loop of a
-	 * different length each time, mispredicted: 3 ms of 8 at full size)
-	 */
-	for (i = 0, j = 0; i < m->nr_chains && m->chains[i].first == j; i++)
-		j += m->chains[i].depth;
-	if (i == m->nr_chains && j == m->nr_chain_locks) {
-		for (j = 0; j < m->nr_chain_locks; j++)
-			if (m->chain_locks[j] != LD_NONE)
-				m->cc_off[m->chain_locks[j] + 1]++;
-	} else {
-		for (i = 0; i < m->nr_chains; i++) {
-			const struct ld_chain *ch = &m->chains[i];
-
-			for (j = 0; j < ch->depth; j++) {
-				uint32_t c = m->chain_locks[ch->first + j];
-
-				if (c != LD_NONE)
-					m->cc_off[c + 1]++;
-			}
-		}
-	}
-	for (i = 0; i < n; i++)
-		m->cc_off[i + 1] += m->cc_off[i];
-	return 0;
-}
-
-/* cc, in the ranges index_chains_count() gave; cc_off freed on error */
-static int index_chains_fill(struct ld_model *m, uint32_t n)
-{
-	/* side by side: each lock line reads and writes both */
+/* A filling thread's own: where each class's next chain goes */
+struct index_scratch {
+	/* side by side: each lock reads and writes both */
 	struct {
 		uint32_t pos; /* where the class's next chain goes */
 		uint32_t last; /* the chain it was last seen in */
 	} *pl;
-	uint32_t i, j;
+	unsigned char *holes; /* the classes it left holes for */
+};
 
+struct index_parts {
+	struct ld_model *m;
+	uint32_t n; /* classes */
+	unsigned int nr; /* parts, up to LD_INDEX_PARTS */
+	uint32_t part[LD_INDEX_PARTS + 1]; /* each part's first chain */
+	uint32_t *start; /* [part][class]: where its sub-range starts */
+	struct index_scratch s[2]; /* one per thread that fills */
+};
+
+/*
+ * The parts, their sub-ranges, cc_off and cc (not filled yet); -ENOMEM
+ * (cc_off and cc NULL then)
+ */
+static int index_parts_count(struct index_parts *ip)
+{
+	struct ld_model *m = ip->m;
+	uint32_t n = ip->n, i, k, c, l, l1, *row;
+	bool flat;
+
+	/*
+	 * As parsed, the chains' locks lie one chain after the other: then
+	 * each part's are counted in one run, not chain by chain (a loop of
+	 * a different length each time, mispredicted: 3 ms of 8 at full
+	 * size), and the parts are cut at the lock they start with
+	 */
+	for (i = 0, l = 0; i < m->nr_chains && m->chains[i].first == l; i++)
+		l += m->chains[i].depth;
+	flat = i == m->nr_chains && l == m->nr_chain_locks;
+	for (k = 0; k <= ip->nr; k++) {
+		uint64_t want = (uint64_t)m->nr_chain_locks * k / ip->nr;
+		uint32_t lo = k ? ip->part[k - 1] : 0, hi = m->nr_chains;
+
+		while (flat && lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (m->chains[mid].first < want)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		ip->part[k] = k == ip->nr ? m->nr_chains :
+			      flat	  ? lo :
+					    (uint64_t)m->nr_chains * k / ip->nr;
+	}
+	m->cc_off = calloc(n + 2, sizeof(uint32_t));
 	m->cc = ld_alloc_big((m->nr_chain_locks + 1) * sizeof(uint32_t));
-	pl = malloc((n + 1) * sizeof(*pl));
-	if (!m->cc || !pl) {
-		free(pl);
+	if (!m->cc_off || !m->cc) {
 		free(m->cc_off);
 		free(m->cc);
 		m->cc_off = m->cc = NULL;
 		return -ENOMEM;
 	}
+	for (k = 0; k < 2; k++)
+		if (ip->s[k].holes)
+			memset(ip->s[k].holes, 0, n);
 	ld_populate(m->cc, (m->nr_chain_locks + 1) * sizeof(uint32_t));
-	for (i = 0; i < n; i++) {
-		pl[i].pos = m->cc_off[i];
-		pl[i].last = LD_NONE;
+	/* each part's locks of each class */
+	for (k = 0; k < ip->nr; k++) {
+		row = ip->start + (size_t)k * n;
+		memset(row, 0, n * sizeof(*row));
+		if (!flat) {
+			for (i = ip->part[k]; i < ip->part[k + 1]; i++) {
+				const struct ld_chain *ch = &m->chains[i];
+
+				for (l = 0; l < ch->depth; l++)
+					if (m->chain_locks[ch->first + l] !=
+					    LD_NONE)
+						row[m->chain_locks[ch->first +
+								   l]]++;
+			}
+			continue;
+		}
+		l = ip->part[k] < m->nr_chains ? m->chains[ip->part[k]].first :
+						 m->nr_chain_locks;
+		l1 = ip->part[k + 1] < m->nr_chains ?
+			     m->chains[ip->part[k + 1]].first :
+			     m->nr_chain_locks;
+		for (; l < l1; l++)
+			if (m->chain_locks[l] != LD_NONE)
+				row[m->chain_locks[l]]++;
 	}
-	for (i = 0; i < m->nr_chains; i++) {
+	/* ... made where each part's sub-range starts */
+	for (c = 0, l = 0; c < n; c++) {
+		m->cc_off[c] = l;
+		for (k = 0; k < ip->nr; k++) {
+			uint32_t *p = ip->start + (size_t)k * n + c, nr = *p;
+
+			*p = l;
+			l += nr;
+		}
+	}
+	m->cc_off[n] = l;
+	return 0;
+}
+
+/* Part @k, with @s; its holes LD_NONE, their classes noted */
+static void index_part_fill(struct index_parts *ip, unsigned int k,
+			    struct index_scratch *s)
+{
+	struct ld_model *m = ip->m;
+	uint32_t n = ip->n, i, x, c, p;
+	const uint32_t *row = ip->start + (size_t)k * n;
+	/* where the next part's sub-ranges start, or the ranges end */
+	const uint32_t *end = k + 1 < ip->nr ? row + n : m->cc_off + 1;
+
+	for (c = 0; c < n; c++) {
+		s->pl[c].pos = row[c];
+		s->pl[c].last = LD_NONE;
+	}
+	for (i = ip->part[k]; i < ip->part[k + 1]; i++) {
 		const uint32_t *cl = m->chain_locks + m->chains[i].first;
 		uint32_t d = m->chains[i].depth;
 
-		for (j = 0; j < d; j++) {
-			uint32_t c = cl[j];
+		for (x = 0; x < d; x++) {
 			bool again;
 
+			c = cl[x];
 			if (c == LD_NONE)
 				continue;
 			/*
@@ -736,32 +808,55 @@ static int index_chains_fill(struct ld_model *m, uint32_t n)
 			 * at full size each of those loads missed the cache
 			 * (8191 ranges written at once), 7% of the fill.
 			 */
-			again = pl[c].last == i;
-			pl[c].last = i;
-			m->cc[pl[c].pos] = i;
-			pl[c].pos += !again;
+			again = s->pl[c].last == i;
+			s->pl[c].last = i;
+			m->cc[s->pl[c].pos] = i;
+			s->pl[c].pos += !again;
 		}
 	}
-	/* compact: duplicates left holes at the end of each range */
-	for (i = 0; i < n; i++) {
-		uint32_t end = m->cc_off[i + 1];
-
-		for (j = pl[i].pos; j < end; j++)
-			m->cc[j] = LD_NONE;
+	for (c = 0; c < n; c++) {
+		for (p = s->pl[c].pos; p < end[c]; p++)
+			m->cc[p] = LD_NONE;
+		if (s->pl[c].pos < end[c] && s->holes)
+			s->holes[c] = 1;
 	}
-	free(pl);
-	return 0;
+}
+
+/* Once every part is filled: each class with holes, its holes last */
+static void index_parts_compact(struct index_parts *ip)
+{
+	struct ld_model *m = ip->m;
+	uint32_t c, p, q;
+
+	for (c = 0; c < ip->n; c++) {
+		if (!ip->s[0].holes[c] && !ip->s[1].holes[c])
+			continue;
+		for (p = q = m->cc_off[c]; p < m->cc_off[c + 1]; p++)
+			if (m->cc[p] != LD_NONE)
+				m->cc[q++] = m->cc[p];
+		for (; q < m->cc_off[c + 1]; q++)
+			m->cc[q] = LD_NONE;
+	}
 }
 
 /*
- * The chains containing each of @n classes (cc_off/cc, ascending chain
- * index): reads only the chains, so a model holding nothing else (a
- * parser's scratch model) can have it built while the classes are being
- * parsed elsewhere.
+ * The chain index of @n classes, in one part, by this thread: reads only
+ * the chains, so a model holding nothing else (a parser's scratch model)
+ * can have it built while the classes are being parsed elsewhere.
  */
 int ld_index_chains(struct ld_model *m, uint32_t n)
 {
-	return index_chains_count(m, n) ?: index_chains_fill(m, n);
+	struct index_parts ip = { .m = m, .n = n, .nr = 1 };
+	int ret;
+
+	ip.start = malloc((size_t)n * sizeof(*ip.start) + 1);
+	ip.s[0].pl = malloc((size_t)n * sizeof(*ip.s[0].pl) + 1);
+	ret = ip.start && ip.s[0].pl ? index_parts_count(&ip) : -ENOMEM;
+	if (!ret)
+		index_part_fill(&ip, 0, &ip.s[0]);
+	free(ip.start);
+	free(ip.s[0].pl);
+	return ret;
 }
 
 /* The first character of "%lld" of @v, without snprintf() */
@@ -1601,170 +1696,23 @@ out:
 }
 
 /*
- * The chain index built by a second thread (ld_index_chains_start()), and
- * by this one as well once it has nothing else left (ld_model_finish()):
- * at full size the second thread's 4-5 ms had the first waiting for it
- * 1.4 ms (median) after its own work.  The chains are cut into
- * LD_INDEX_PARTS parts of about as many locks, and each class's range
- * into a sub-range for each part, counted first; the index's thread fills
- * them from the first on, the other from the last back, until they meet
- * (index_parts_take()).  A class twice in a chain leaves a hole at the end
- * of its part's sub-range: the classes with holes are compacted last, so
- * that the index is the one ld_index_chains() builds.
+ * The threaded chain index: ld_index_chains_start()'s thread fills the
+ * parts from the first on; the thread that waits for it, once it has
+ * nothing else left (ld_model_finish()), from the last back, until they
+ * meet (index_parts_take()).
  */
-#define LD_INDEX_PARTS 8
-
 int ld_index_share;
 size_t ld_index_thread_min = 65536;
 
-/* A filling thread's own: as index_chains_fill()'s */
-struct index_scratch {
-	struct {
-		uint32_t pos, last;
-	} *pl;
-	unsigned char *holes; /* the classes it left holes for */
-};
-
 struct ld_index_job {
-	struct ld_model *m;
+	struct index_parts ip; /* its start and scratch in the model's arena */
 	pthread_t th;
 	int ret;
-	uint32_t n; /* classes */
-	uint32_t part[LD_INDEX_PARTS + 1]; /* each part's first chain */
-	/* in the model's arena: */
-	uint32_t *start; /* [part][class]: where its sub-range starts */
-	struct index_scratch s[2]; /* the second thread's, the first's */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	int state; /* 0: counting; 1: parts to fill; -1: none to share */
+	int state; /* 0: counting; 1: parts to fill; -1: failed */
 	unsigned int lo, hi, done; /* the parts not taken yet; filled */
 };
-
-/*
- * The parts, their sub-ranges, cc_off and cc (not filled yet): 0; 1 when
- * the chains do not lie one after the other, as parsed (then
- * index_chains_count() counts them chain by chain, and the second thread
- * does it all); -ENOMEM.
- */
-static int index_parts_count(struct ld_index_job *j)
-{
-	struct ld_model *m = j->m;
-	uint32_t n = j->n, i, k, c, l, l1, *row;
-
-	for (i = 0, l = 0; i < m->nr_chains && m->chains[i].first == l; i++)
-		l += m->chains[i].depth;
-	if (i < m->nr_chains || l != m->nr_chain_locks)
-		return 1;
-	/* part k: from the chain holding lock k * nr_chain_locks / PARTS */
-	for (k = 0; k <= LD_INDEX_PARTS; k++) {
-		uint64_t want = (uint64_t)m->nr_chain_locks * k /
-				LD_INDEX_PARTS;
-		uint32_t lo = k ? j->part[k - 1] : 0, hi = m->nr_chains;
-
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-
-			if (m->chains[mid].first < want)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		j->part[k] = k == LD_INDEX_PARTS ? m->nr_chains : lo;
-	}
-	m->cc_off = calloc(n + 2, sizeof(uint32_t));
-	m->cc = ld_alloc_big((m->nr_chain_locks + 1) * sizeof(uint32_t));
-	if (!m->cc_off || !m->cc) {
-		free(m->cc_off);
-		free(m->cc);
-		m->cc_off = m->cc = NULL;
-		return -ENOMEM;
-	}
-	for (k = 0; k < 2; k++)
-		memset(j->s[k].holes, 0, n);
-	ld_populate(m->cc, (m->nr_chain_locks + 1) * sizeof(uint32_t));
-	/* each part's locks of each class */
-	for (k = 0; k < LD_INDEX_PARTS; k++) {
-		row = j->start + (size_t)k * n;
-		memset(row, 0, n * sizeof(*row));
-		l = j->part[k] < m->nr_chains ? m->chains[j->part[k]].first :
-						m->nr_chain_locks;
-		l1 = j->part[k + 1] < m->nr_chains ?
-			     m->chains[j->part[k + 1]].first :
-			     m->nr_chain_locks;
-		for (; l < l1; l++)
-			if (m->chain_locks[l] != LD_NONE)
-				row[m->chain_locks[l]]++;
-	}
-	/* ... made where each part's sub-range starts */
-	for (c = 0, l = 0; c < n; c++) {
-		m->cc_off[c] = l;
-		for (k = 0; k < LD_INDEX_PARTS; k++) {
-			uint32_t *p = j->start + (size_t)k * n + c, nr = *p;
-
-			*p = l;
-			l += nr;
-		}
-	}
-	m->cc_off[n] = l;
-	return 0;
-}
-
-/* Part @k, with @s; its holes LD_NONE, their classes noted */
-static void index_part_fill(struct ld_index_job *j, unsigned int k,
-			    struct index_scratch *s)
-{
-	struct ld_model *m = j->m;
-	uint32_t n = j->n, i, x, c, p;
-	const uint32_t *row = j->start + (size_t)k * n;
-	/* where the next part's sub-ranges start, or the ranges end */
-	const uint32_t *end = k + 1 < LD_INDEX_PARTS ? row + n :
-						       m->cc_off + 1;
-
-	for (c = 0; c < n; c++) {
-		s->pl[c].pos = row[c];
-		s->pl[c].last = LD_NONE;
-	}
-	for (i = j->part[k]; i < j->part[k + 1]; i++) {
-		const uint32_t *cl = m->chain_locks + m->chains[i].first;
-		uint32_t d = m->chains[i].depth;
-
-		for (x = 0; x < d; x++) {
-			bool again;
-
-			c = cl[x];
-			if (c == LD_NONE)
-				continue;
-			/* as index_chains_fill() */
-			again = s->pl[c].last == i;
-			s->pl[c].last = i;
-			m->cc[s->pl[c].pos] = i;
-			s->pl[c].pos += !again;
-		}
-	}
-	for (c = 0; c < n; c++) {
-		for (p = s->pl[c].pos; p < end[c]; p++)
-			m->cc[p] = LD_NONE;
-		if (s->pl[c].pos < end[c])
-			s->holes[c] = 1;
-	}
-}
-
-/* Once every part is filled: each class with holes, its holes last */
-static void index_parts_compact(struct ld_index_job *j)
-{
-	struct ld_model *m = j->m;
-	uint32_t c, p, q;
-
-	for (c = 0; c < j->n; c++) {
-		if (!j->s[0].holes[c] && !j->s[1].holes[c])
-			continue;
-		for (p = q = m->cc_off[c]; p < m->cc_off[c + 1]; p++)
-			if (m->cc[p] != LD_NONE)
-				m->cc[q++] = m->cc[p];
-		for (; q < m->cc_off[c + 1]; q++)
-			m->cc[q] = LD_NONE;
-	}
-}
 
 /*
  * The parts not taken yet, one after the other, with @s: the index's own
@@ -1786,29 +1734,26 @@ static void index_parts_take(struct ld_index_job *j, struct index_scratch *s,
 		pthread_mutex_unlock(&j->lock);
 		if (k == LD_INDEX_PARTS)
 			return;
-		index_part_fill(j, k, s);
+		index_part_fill(&j->ip, k, s);
 		pthread_mutex_lock(&j->lock);
 		last = ++j->done == LD_INDEX_PARTS;
 		pthread_mutex_unlock(&j->lock);
 		if (last)
-			index_parts_compact(j);
+			index_parts_compact(&j->ip);
 	}
 }
 
 static void *chain_index_run(void *arg)
 {
 	struct ld_index_job *j = arg;
-	int ret = index_parts_count(j);
-	bool shared = !ret;
+	int ret = index_parts_count(&j->ip);
 
-	if (ret > 0)
-		ret = ld_index_chains(j->m, j->n);
 	pthread_mutex_lock(&j->lock);
-	j->state = shared ? 1 : -1;
+	j->state = ret ? -1 : 1;
 	pthread_cond_signal(&j->cond);
 	pthread_mutex_unlock(&j->lock);
-	if (shared && ld_index_share != 2)
-		index_parts_take(j, &j->s[0], true);
+	if (!ret && ld_index_share != 2)
+		index_parts_take(j, &j->ip.s[0], true);
 	j->ret = ret;
 	return NULL;
 }
@@ -1823,6 +1768,7 @@ static void *chain_index_run(void *arg)
 void ld_index_chains_start(struct ld_model *m)
 {
 	struct ld_index_job *j;
+	struct index_parts *ip;
 	int k;
 
 	if (!ld_parallel || m->index_job || m->cc_off ||
@@ -1831,23 +1777,25 @@ void ld_index_chains_start(struct ld_model *m)
 	j = calloc(1, sizeof(*j));
 	if (!j)
 		return;
-	j->m = m;
-	j->n = m->nr_classes;
+	ip = &j->ip;
+	ip->m = m;
+	ip->n = m->nr_classes;
+	ip->nr = LD_INDEX_PARTS;
 	j->hi = LD_INDEX_PARTS;
 	/*
 	 * from the model's arena, which has them in the 2 MiB page the names
 	 * took at full size: 400 KiB of fresh 4 KiB pages took 0.5 ms
 	 */
-	j->start = ld_arena_alloc(m->arena, (size_t)LD_INDEX_PARTS * j->n *
-						    sizeof(*j->start));
+	ip->start = ld_arena_alloc(m->arena, (size_t)LD_INDEX_PARTS * ip->n *
+						     sizeof(*ip->start));
 	for (k = 0; k < 2; k++) {
-		j->s[k].pl = ld_arena_alloc(m->arena,
-					    (size_t)j->n * sizeof(*j->s[k].pl));
-		j->s[k].holes = ld_arena_alloc(m->arena, j->n);
-		if (!j->s[k].pl || !j->s[k].holes)
-			j->start = NULL;
+		ip->s[k].pl = ld_arena_alloc(m->arena, (size_t)ip->n *
+							       sizeof(*ip->s[k].pl));
+		ip->s[k].holes = ld_arena_alloc(m->arena, ip->n);
+		if (!ip->s[k].pl || !ip->s[k].holes)
+			ip->start = NULL;
 	}
-	if (!j->start) {
+	if (!ip->start) {
 		free(j);
 		return;
 	}
@@ -1875,7 +1823,7 @@ static void index_chains_help(struct ld_model *m)
 		pthread_cond_wait(&j->cond, &j->lock);
 	pthread_mutex_unlock(&j->lock);
 	if (state > 0)
-		index_parts_take(j, &j->s[1], false);
+		index_parts_take(j, &j->ip.s[1], false);
 }
 
 /* Wait for ld_index_chains_start()'s thread; its result */
