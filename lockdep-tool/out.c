@@ -114,6 +114,25 @@ void jw_arr_end(struct jw *w)
 		fputc('\n', w->f);
 }
 
+/*
+ * How many bytes at @p the writers below copy as they are: printable
+ * ASCII, without '"' and '\\' when @quote.  Class names nearly always are
+ * that whole, and a name is then one fwrite(), not one a byte (each takes
+ * the stream's lock, a real one once the load has started a thread).
+ */
+static size_t plain_ascii(const unsigned char *p, size_t len, bool quote)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = p[i];
+
+		if (c < 0x20 || c >= 0x7f || (quote && (c == '"' || c == '\\')))
+			break;
+	}
+	return i;
+}
+
 static void put_json_string(FILE *f, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -122,8 +141,13 @@ static void put_json_string(FILE *f, const char *s, size_t len)
 	fputc('"', f);
 	while (i < len) {
 		unsigned char c = p[i];
-		int n;
+		int n = plain_ascii(p + i, len - i, true);
 
+		if (n) {
+			fwrite(p + i, 1, n, f);
+			i += n;
+			continue;
+		}
 		switch (c) {
 		case '"':
 			fputs("\\\"", f);
@@ -249,8 +273,13 @@ static void text(FILE *f, const char *s, size_t len, bool quoted)
 	size_t i = 0;
 
 	while (i < len) {
-		int n;
+		int n = plain_ascii(p + i, len - i, quoted);
 
+		if (n) {
+			fwrite(p + i, 1, n, f);
+			i += n;
+			continue;
+		}
 		if (quoted && (p[i] == '"' || p[i] == '\\')) {
 			fputc('\\', f);
 			fputc(p[i++], f);
@@ -324,8 +353,13 @@ void out_dot_quoted(FILE *f, const char *s, size_t len)
 
 	fputc('"', f);
 	while (i < len) {
-		int n;
+		int n = plain_ascii(p + i, len - i, true);
 
+		if (n) {
+			fwrite(p + i, 1, n, f);
+			i += n;
+			continue;
+		}
 		if (p[i] == '"' || p[i] == '\\') {
 			fputc('\\', f);
 			fputc(p[i++], f);

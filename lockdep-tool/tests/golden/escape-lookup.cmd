@@ -1,1 +1,1 @@
--s lockdep-tool/tests/data/control show '\x1b]0;title\x07 esc'
+-s lockdep-tool/tests/data/control show '\x1b]0;title\x07 esc del\x7f c1\xc2\x85 end'
