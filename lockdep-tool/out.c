@@ -214,16 +214,35 @@ void jw_str(struct jw *w, const char *s)
 	jw_strn(w, s, strlen(s));
 }
 
+/*
+ * @v in decimal, '-' first when @neg: one fwrite() instead of fprintf()'s
+ * format parsing, for the 2.5 million numbers of a full-size 'chains -j'
+ * (189 -> 167 ms)
+ */
+static void put_dec(FILE *f, uint64_t v, bool neg)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	if (neg)
+		*--p = '-';
+	fwrite(p, 1, buf + sizeof(buf) - p, f);
+}
+
 void jw_int(struct jw *w, int64_t v)
 {
 	jw_value(w);
-	fprintf(w->f, "%" PRId64, v);
+	/* -INT64_MIN as uint64_t: 0 - (uint64_t)v */
+	put_dec(w->f, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
 }
 
 void jw_uint(struct jw *w, uint64_t v)
 {
 	jw_value(w);
-	fprintf(w->f, "%" PRIu64, v);
+	put_dec(w->f, v, false);
 }
 
 void jw_bool(struct jw *w, bool v)
