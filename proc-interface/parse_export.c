@@ -981,6 +981,21 @@ static void resolve_chain_locks(struct ld_model *m, const struct ld_section *s,
 	unknown_classes_warn(m, s, before);
 }
 
+/*
+ * @ch after the chains read: parsed on the side and stored once its line
+ * is there.  At the kernel's limit (MAX_LOCKDEP_CHAINS, 2^18) the slot
+ * after the last chain starts a 2 MiB page, which taking the slot before
+ * reading the line faulted in at the end of the file, for nothing.
+ */
+static int add_chain(struct ld_model *m, const struct ld_chain *ch)
+{
+	if (ld_grow((void **)&m->chains, &m->alloc_chains, m->nr_chains,
+		    sizeof(*m->chains)))
+		return -ENOMEM;
+	m->chains[m->nr_chains++] = *ch;
+	return 0;
+}
+
 /* parse_chains(), with @seen for chain_id_repeated(), freed by it */
 static int parse_chain_lines(struct ld_model *m, const struct ld_section *s,
 			     const struct ld_map *ids, struct ex_file *fout,
@@ -1008,19 +1023,15 @@ static int parse_chain_lines(struct ld_model *m, const struct ld_section *s,
 		return -ENOMEM;
 	for (;;) {
 		const char *p, *end, *next;
-		struct ld_chain *ch;
+		struct ld_chain tmp = { 0 }, *ch = &tmp;
 		uint64_t x, depth, i;
 
-		if (ld_grow((void **)&m->chains, &m->alloc_chains, m->nr_chains,
-			    sizeof(*m->chains)))
-			return -ENOMEM;
-		ch = &m->chains[m->nr_chains];
-		memset(ch, 0, sizeof(*ch));
 		if (ld_fast_paths && !f.tail && ld_lines_avail(&f.l, FAST_SPAN) &&
 		    (next = fast_chain(f.l.p, f.l.end, m, ids, ch))) {
 			f.l.p = next;
 			f.l.lineno++;
-			m->nr_chains++;
+			if (add_chain(m, ch))
+				return -ENOMEM;
 			if (ch->kid > last && !hashed) {
 				last = ch->kid; /* chain_id_repeated(), inline */
 				continue;
@@ -1093,7 +1104,8 @@ static int parse_chain_lines(struct ld_model *m, const struct ld_section *s,
 			return ld_diag(d, &f.l, "more locks than its depth %llu",
 				       (unsigned long long)depth);
 		ch->depth = depth;
-		m->nr_chains++;
+		if (add_chain(m, ch))
+			return -ENOMEM;
 		ret = chain_id_repeated(m, first, seen, &hashed, &last);
 		if (ret)
 			break;
