@@ -8,8 +8,8 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdio_ext.h>
 #include <stdarg.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

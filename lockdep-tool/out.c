@@ -117,8 +117,9 @@ void jw_arr_end(struct jw *w)
 /*
  * How many bytes at @p the writers below copy as they are: printable
  * ASCII, without '"' and '\\' when @quote.  Class names nearly always are
- * that whole, and a name is then one fwrite(), not one a byte (each takes
- * the stream's lock, a real one once the load has started a thread).
+ * that whole, and a name is then one fwrite(), not one a byte (each call
+ * costs, and takes the stream's lock where the caller has not said it
+ * need not: a real one once the load has started a thread).
  */
 static size_t plain_ascii(const unsigned char *p, size_t len, bool quote)
 {
@@ -141,11 +142,12 @@ static void put_json_string(FILE *f, const char *s, size_t len)
 	fputc('"', f);
 	while (i < len) {
 		unsigned char c = p[i];
-		int n = plain_ascii(p + i, len - i, true);
+		size_t run = plain_ascii(p + i, len - i, true);
+		int n;
 
-		if (n) {
-			fwrite(p + i, 1, n, f);
-			i += n;
+		if (run) {
+			fwrite(p + i, 1, run, f);
+			i += run;
 			continue;
 		}
 		switch (c) {
@@ -292,11 +294,12 @@ static void text(FILE *f, const char *s, size_t len, bool quoted)
 	size_t i = 0;
 
 	while (i < len) {
-		int n = plain_ascii(p + i, len - i, quoted);
+		size_t run = plain_ascii(p + i, len - i, quoted);
+		int n;
 
-		if (n) {
-			fwrite(p + i, 1, n, f);
-			i += n;
+		if (run) {
+			fwrite(p + i, 1, run, f);
+			i += run;
 			continue;
 		}
 		if (quoted && (p[i] == '"' || p[i] == '\\')) {
@@ -372,11 +375,12 @@ void out_dot_quoted(FILE *f, const char *s, size_t len)
 
 	fputc('"', f);
 	while (i < len) {
-		int n = plain_ascii(p + i, len - i, true);
+		size_t run = plain_ascii(p + i, len - i, true);
+		int n;
 
-		if (n) {
-			fwrite(p + i, 1, n, f);
-			i += n;
+		if (run) {
+			fwrite(p + i, 1, run, f);
+			i += run;
 			continue;
 		}
 		if (p[i] == '"' || p[i] == '\\') {
