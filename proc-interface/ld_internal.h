@@ -367,9 +367,10 @@ extern size_t ld_chain_chunk;
 extern size_t ld_chains_thread_min;
 /*
  * The chain index of a parsed model of this many chain locks or more is
- * built by a thread of its own (65536; the tests make it 0), whose parts
- * the thread that waits for it fills too: 0.  The tests make that 1 (the
- * index's thread alone) or 2 (the waiting thread alone).
+ * built in parts by two threads (65536; the tests make it 0): a thread of
+ * its own and the one that waits for it, or the export's chains thread
+ * and the first thread.  Both fill parts: 0.  The tests make that 1 (the
+ * thread that counts alone: _front()) or 2 (the other alone: _back()).
  */
 extern size_t ld_index_thread_min;
 extern int ld_index_share;
@@ -652,6 +653,20 @@ void ld_warn_dup_deps(struct ld_model *m, uint32_t dups);
 int ld_index_chains(struct ld_model *m, uint32_t nr_classes);
 /* ... the chain index in a second thread, from now until the finish */
 void ld_index_chains_start(struct ld_model *m);
+/*
+ * The chain index of @m's chains and @n classes, in parts that two
+ * threads fill: NULL when it is small (ld_index_thread_min) or cannot be
+ * had, and then ld_index_chains() builds it alone.  Its scratch is in
+ * @m's arena.  One thread counts and fills parts from the first on
+ * (_front(): 0 or -ENOMEM), the other fills parts from the last back
+ * once they are counted (_back(), which may come late or never); the
+ * index is complete once both returned, and _end() frees the job and
+ * says how it went.
+ */
+struct ld_index_job *ld_index_job_new(struct ld_model *m, uint32_t n);
+int ld_index_job_front(struct ld_index_job *j);
+void ld_index_job_back(struct ld_index_job *j);
+int ld_index_job_end(struct ld_index_job *j);
 
 /*
  * The base name classes are grouped by across snapshots (merge.h): the

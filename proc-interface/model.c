@@ -1696,10 +1696,11 @@ out:
 }
 
 /*
- * The threaded chain index: ld_index_chains_start()'s thread fills the
- * parts from the first on; the thread that waits for it, once it has
- * nothing else left (ld_model_finish()), from the last back, until they
- * meet (index_parts_take()).
+ * The chain index in parts (ld_index_job_new()): the thread that counts
+ * them fills them from the first on (ld_index_chains_start()'s own, or
+ * the export's chains thread); the other, once it has nothing else left
+ * (ld_model_finish(), or the export parser's chains_help()), from the
+ * last back, until they meet (index_parts_take()).
  */
 int ld_index_share;
 size_t ld_index_thread_min = 65536;
@@ -1743,9 +1744,8 @@ static void index_parts_take(struct ld_index_job *j, struct index_scratch *s,
 	}
 }
 
-static void *chain_index_run(void *arg)
+int ld_index_job_front(struct ld_index_job *j)
 {
-	struct ld_index_job *j = arg;
 	int ret = index_parts_count(&j->ip);
 
 	pthread_mutex_lock(&j->lock);
@@ -1755,31 +1755,47 @@ static void *chain_index_run(void *arg)
 	if (!ret && ld_index_share != 2)
 		index_parts_take(j, &j->ip.s[0], true);
 	j->ret = ret;
-	return NULL;
+	return ret;
 }
 
-/*
- * The chain index reads only the chains and writes only cc_off/cc: once
- * the chains and the classes are read, a second thread can build it while
- * this one parses the rest (lock_stat) and builds the other indexes, then
- * helps it (index_chains_help()).  Nothing when it is small, already
- * built, or no thread can be started: ld_model_finish() then builds it.
- */
-void ld_index_chains_start(struct ld_model *m)
+void ld_index_job_back(struct ld_index_job *j)
+{
+	int state;
+
+	if (ld_index_share == 1)
+		return;
+	pthread_mutex_lock(&j->lock);
+	while (!(state = j->state))
+		pthread_cond_wait(&j->cond, &j->lock);
+	pthread_mutex_unlock(&j->lock);
+	if (state > 0)
+		index_parts_take(j, &j->ip.s[1], false);
+}
+
+int ld_index_job_end(struct ld_index_job *j)
+{
+	int ret = j->ret;
+
+	pthread_mutex_destroy(&j->lock);
+	pthread_cond_destroy(&j->cond);
+	free(j);
+	return ret;
+}
+
+struct ld_index_job *ld_index_job_new(struct ld_model *m, uint32_t n)
 {
 	struct ld_index_job *j;
 	struct index_parts *ip;
 	int k;
 
-	if (!ld_parallel || m->index_job || m->cc_off ||
-	    m->nr_chain_locks < ld_index_thread_min)
-		return;
+	if (!ld_parallel || m->cc_off || m->nr_chain_locks < ld_index_thread_min)
+		return NULL;
 	j = calloc(1, sizeof(*j));
 	if (!j)
-		return;
+		return NULL;
 	ip = &j->ip;
 	ip->m = m;
-	ip->n = m->nr_classes;
+	ip->n = n;
 	ip->nr = LD_INDEX_PARTS;
 	j->hi = LD_INDEX_PARTS;
 	/*
@@ -1797,14 +1813,37 @@ void ld_index_chains_start(struct ld_model *m)
 	}
 	if (!ip->start) {
 		free(j);
-		return;
+		return NULL;
 	}
 	pthread_mutex_init(&j->lock, NULL);
 	pthread_cond_init(&j->cond, NULL);
+	return j;
+}
+
+static void *chain_index_run(void *arg)
+{
+	ld_index_job_front(arg);
+	return NULL;
+}
+
+/*
+ * The chain index reads only the chains and writes only cc_off/cc: once
+ * the chains and the classes are read, a second thread can build it while
+ * this one parses the rest (lock_stat) and builds the other indexes, then
+ * helps it (index_chains_help()).  Nothing when it is small, already
+ * built, or no thread can be started: ld_model_finish() then builds it.
+ */
+void ld_index_chains_start(struct ld_model *m)
+{
+	struct ld_index_job *j;
+
+	if (m->index_job)
+		return;
+	j = ld_index_job_new(m, m->nr_classes);
+	if (!j)
+		return;
 	if (ld_thread_create(&j->th, chain_index_run, j)) {
-		pthread_mutex_destroy(&j->lock);
-		pthread_cond_destroy(&j->cond);
-		free(j);
+		ld_index_job_end(j);
 		return;
 	}
 	m->index_job = j;
@@ -1813,34 +1852,20 @@ void ld_index_chains_start(struct ld_model *m)
 /* The parts ld_index_chains_start()'s thread has not taken yet */
 static void index_chains_help(struct ld_model *m)
 {
-	struct ld_index_job *j = m->index_job;
-	int state;
-
-	if (!j || ld_index_share == 1)
-		return;
-	pthread_mutex_lock(&j->lock);
-	while (!(state = j->state))
-		pthread_cond_wait(&j->cond, &j->lock);
-	pthread_mutex_unlock(&j->lock);
-	if (state > 0)
-		index_parts_take(j, &j->ip.s[1], false);
+	if (m->index_job)
+		ld_index_job_back(m->index_job);
 }
 
 /* Wait for ld_index_chains_start()'s thread; its result */
 static int index_chains_join(struct ld_model *m)
 {
 	struct ld_index_job *j = m->index_job;
-	int ret;
 
 	if (!j)
 		return 0;
 	pthread_join(j->th, NULL);
-	ret = j->ret;
-	pthread_mutex_destroy(&j->lock);
-	pthread_cond_destroy(&j->cond);
-	free(j);
 	m->index_job = NULL;
-	return ret;
+	return ld_index_job_end(j);
 }
 
 int ld_model_finish(struct ld_model *m, struct ld_diag *d)

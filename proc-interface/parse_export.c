@@ -1216,6 +1216,9 @@ struct chains_job {
 	int adj_ret;
 	double adj_ms;
 	uint32_t dups; /* dropped by whichever thread built it */
+	/* the chain index in parts, which the first thread helps to fill */
+	struct ld_index_job *ix; /* NULL: built by the second alone */
+	bool ix_said; /* ix set, or never will be */
 };
 
 /*
@@ -1273,29 +1276,79 @@ static void job_say(struct chains_job *j, int what, bool ok)
 	pthread_mutex_unlock(&j->lock);
 }
 
-static void *chains_run(void *arg)
+/* The chain index the first thread can help with: @ix, or none */
+static void job_say_index(struct chains_job *j, struct ld_index_job *ix)
 {
-	struct chains_job *j = arg;
+	pthread_mutex_lock(&j->lock);
+	if (!j->ix_said) {
+		j->ix = ix;
+		j->ix_said = true;
+		pthread_cond_broadcast(&j->said);
+	}
+	pthread_mutex_unlock(&j->lock);
+}
+
+static void chains_work(struct chains_job *j)
+{
 	uint32_t before = j->t->nr_unresolved;
+	struct ld_index_job *ix;
 	double t;
 
 	j->d.msg[0] = '\0';
 	j->ret = parse_chains(j->t, j->s, j->threaded ? NULL : j->ids, &j->f,
 			      &j->d);
 	if (!j->threaded)
-		return NULL;
+		return;
 	if (job_wait(j, J_CLASSES) < 0 || j->ret)
-		return NULL;
+		return;
 	resolve_chain_locks(j->t, j->s, j->ids, before);
-	/* and, while the other thread still parses, the chain index */
-	j->ret = ld_index_chains(j->t, j->nr_classes);
+	/*
+	 * and, while the other thread still parses, the chain index: in
+	 * parts, the first of which this thread fills, the last of which
+	 * that thread fills once it has nothing else left (chains_help();
+	 * it had waited 2-3 ms for this one at full size).  The parts'
+	 * scratch, 400 KiB then, in one 2 MiB page, not 100 small ones.
+	 */
+	ld_arena_expect(j->t->arena, j->s->len);
+	ix = ld_index_job_new(j->t, j->nr_classes);
+	job_say_index(j, ix);
+	j->ret = ix ? ld_index_job_front(ix) :
+		      ld_index_chains(j->t, j->nr_classes);
 	if (j->ret || job_wait(j, J_DEPS) < 0)
-		return NULL;
+		return;
 	t = ld_now_ms();
 	j->adjacency = true;
 	j->adj_ret = ld_index_deps_quiet(j->m, &j->dups);
 	j->adj_ms = ld_now_ms() - t;
+}
+
+static void *chains_run(void *arg)
+{
+	struct chains_job *j = arg;
+
+	chains_work(j);
+	if (j->threaded)
+		job_say_index(j, NULL); /* unless it did */
 	return NULL;
+}
+
+/*
+ * The first thread, with nothing else left: the chain index's parts the
+ * second has not taken yet
+ */
+static void chains_help(struct chains_job *j)
+{
+	struct ld_index_job *ix;
+
+	if (!j->threaded)
+		return;
+	pthread_mutex_lock(&j->lock);
+	while (!j->ix_said)
+		pthread_cond_wait(&j->said, &j->lock);
+	ix = j->ix;
+	pthread_mutex_unlock(&j->lock);
+	if (ix)
+		ld_index_job_back(ix);
 }
 
 static int chains_start(struct chains_job *j, struct ld_model *m,
@@ -1338,6 +1391,12 @@ static int chains_finish(struct chains_job *j, struct ld_model *m, int ret,
 		pthread_join(j->th, NULL);
 		pthread_cond_destroy(&j->said);
 		pthread_mutex_destroy(&j->lock);
+		if (j->ix) {
+			int iret = ld_index_job_end(j->ix);
+
+			if (!j->ret)
+				j->ret = iret;
+		}
 	} else if (!ret) {
 		chains_run(j);
 	}
@@ -1527,6 +1586,10 @@ int ld_parse_export(struct ld_model *m, struct ld_section *const files[6],
 	    job_take_back(&cj)) {
 		ret = ld_index_deps_quiet(m, &cj.dups);
 		t = ld_phase(m, "adjacency", t);
+	}
+	if (!ret && files[LD_EX_CHAINS]) {
+		chains_help(&cj);
+		t = ld_phase(m, "chain index (wait, help)", t);
 	}
 join:
 	if (files[LD_EX_CHAINS]) {
