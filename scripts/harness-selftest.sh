@@ -25,6 +25,13 @@ t "console-scan: a clean log passes" 0 ./console-scan.sh "$tmp/clean.log"
 t "console-scan: an empty log fails" 1 ./console-scan.sh "$tmp/empty.log"
 printf 'Run /init as init process\r\n' >"$tmp/nobanner.log"
 t "console-scan: a log without the kernel's banner fails" 1 ./console-scan.sh "$tmp/nobanner.log"
+# the banner is the first line, and more than a pipe holds follows it: a
+# search that stops at the banner must not fail the scan (pipefail saw
+# the writer of a pipe it closed early killed by SIGPIPE)
+{ cat "$tmp/clean.log"; for i in $(seq 4000); do
+	printf '[    2.%06d] random: crng init done, some padding to be long\r\n' "$i"
+done; } >"$tmp/long.log"
+t "console-scan: a long clean log passes" 0 ./console-scan.sh "$tmp/long.log"
 t "console-scan: an undeclared report fails" 1 ./console-scan.sh "$tmp/circular.log"
 t "console-scan: a declared report passes" 0 ./console-scan.sh --expect "$C" "$tmp/circular.log"
 t "console-scan: a second, undeclared report fails" 1 ./console-scan.sh --expect "$C" "$tmp/two.log"

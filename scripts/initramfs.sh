@@ -18,7 +18,10 @@ LIST=${OUT%.cpio.gz}.list
 [ -x "$GEN" ] || die "$GEN missing: run 'make kernel' first"
 [ -x "$BUSYBOX" ] || die "$BUSYBOX missing: install busybox-static (make deps)"
 # (readelf comes with gcc's binutils; an interpreter means dynamic)
-readelf -l "$(readlink -f "$BUSYBOX")" 2>/dev/null | grep -q 'program interpreter' &&
+# (grep reads it all: stopping early would kill readelf with SIGPIPE, and
+# pipefail would take that for no interpreter)
+readelf -l "$(readlink -f "$BUSYBOX")" 2>/dev/null |
+	grep 'program interpreter' >/dev/null &&
 	die "$BUSYBOX is dynamically linked: install busybox-static"
 
 stage packing "guest image ${OUT#$LOCKDEP_TOP/}"
