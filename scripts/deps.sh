@@ -9,7 +9,7 @@ kmod graphviz python3 perl clang libclang-rt-14-dev expect jq groff-base git"
 
 missing=
 for p in $PKGS; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep 'ok installed' >/dev/null ||
 		missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
