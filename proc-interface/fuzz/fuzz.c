@@ -9,7 +9,10 @@
  * must agree exactly (tests/model_cmp.h); and (one input in four) twice
  * more as the files of a snapshot directory, read whole and streamed
  * through the smallest buffer (ld_stream_min, ld_stream_buf): the same
- * result again.
+ * result again; and (one in two) once more with every file shared
+ * between two threads however small (/proc's chains in chunks of 64
+ * bytes, the export's chains thread, the chain index's parts), against
+ * the first read, by one thread: the same once more.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +175,34 @@ static void streamed_vs_whole(const uint8_t *data, size_t size)
 	ld_model_free(s);
 }
 
+/* Two threads at any size, as one: result, message, model */
+static void threads_vs_one(const uint8_t *data, size_t size,
+			   const struct ld_model *one, int rone,
+			   const struct ld_diag *done)
+{
+	size_t split = ld_chain_split_min, chunk = ld_chain_chunk;
+	size_t cmin = ld_chains_thread_min, imin = ld_index_thread_min;
+	struct ld_model *two = NULL;
+	struct ld_diag d;
+	int ret;
+
+	ld_chain_split_min = ld_chains_thread_min = ld_index_thread_min = 0;
+	ld_chain_chunk = 64;
+	ret = load(&two, &d, data, size, LD_LOAD_ALL);
+	ld_chain_split_min = split;
+	ld_chain_chunk = chunk;
+	ld_chains_thread_min = cmin;
+	ld_index_thread_min = imin;
+	if (ret != rone || (ret && strcmp(d.msg, done->msg)) ||
+	    (!ret && model_cmp(one, two))) {
+		fprintf(stderr, "two threads and one differ: %s\n",
+			ret != rone ? "result" : ret ? "message" :
+						       model_cmp(one, two));
+		abort();
+	}
+	ld_model_free(two);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ld_model *m = NULL, *slow = NULL;
@@ -198,6 +229,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	ld_model_free(slow);
+	/* threads cost: one input in two, always the same */
+	if (!(ld_hash_bytes((const char *)data, size) & 4))
+		threads_vs_one(data, size, m, ret, &d);
 	/* files cost ten times the rest: one input in four, always the same */
 	if (strcmp(FUZZ_TARGET, "snapshot") &&
 	    !(ld_hash_bytes((const char *)data, size) & 3))
