@@ -151,6 +151,22 @@ static int load_dir(struct ld_model **mp, struct ld_diag *d, const char *dir,
 	return ret;
 }
 
+/* Two reads of one input agree, as @what says: result, message, model */
+static void same_or_abort(const char *what, int ra, const struct ld_diag *da,
+			  const struct ld_model *a, int rb,
+			  const struct ld_diag *db, const struct ld_model *b)
+{
+	const char *diff = ra != rb		       ? "result" :
+			   ra && strcmp(da->msg, db->msg) ? "message" :
+			   !ra			       ? model_cmp(a, b) :
+							 NULL;
+
+	if (diff) {
+		fprintf(stderr, "%s differ: %s\n", what, diff);
+		abort();
+	}
+}
+
 /* Streamed and whole, the same: result, message, model */
 static void streamed_vs_whole(const uint8_t *data, size_t size)
 {
@@ -165,12 +181,7 @@ static void streamed_vs_whole(const uint8_t *data, size_t size)
 	rs = load_dir(&s, &ds, dir, 0);
 	if ((rw && !dw.msg[0]) || (rs && !ds.msg[0]))
 		abort();
-	if (rw != rs || (rw && strcmp(dw.msg, ds.msg)) ||
-	    (!rw && model_cmp(w, s))) {
-		fprintf(stderr, "streamed and whole files differ: %s\n",
-			rw != rs ? "result" : rw ? "message" : model_cmp(w, s));
-		abort();
-	}
+	same_or_abort("streamed and whole files", rw, &dw, w, rs, &ds, s);
 	ld_model_free(w);
 	ld_model_free(s);
 }
@@ -193,13 +204,7 @@ static void threads_vs_one(const uint8_t *data, size_t size,
 	ld_chain_chunk = chunk;
 	ld_chains_thread_min = cmin;
 	ld_index_thread_min = imin;
-	if (ret != rone || (ret && strcmp(d.msg, done->msg)) ||
-	    (!ret && model_cmp(one, two))) {
-		fprintf(stderr, "two threads and one differ: %s\n",
-			ret != rone ? "result" : ret ? "message" :
-						       model_cmp(one, two));
-		abort();
-	}
+	same_or_abort("two threads and one", rone, done, one, ret, &d, two);
 	ld_model_free(two);
 }
 
@@ -221,13 +226,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ld_fast_paths = false;
 	rs = load(&slow, &ds, data, size, LD_LOAD_ALL);
 	ld_fast_paths = true;
-	if (rs != ret || (ret && strcmp(d.msg, ds.msg)) ||
-	    (!ret && model_cmp(m, slow))) {
-		fprintf(stderr, "fast and general paths differ: %s\n",
-			ret != rs ? "result" : ret ? "message" :
-						     model_cmp(m, slow));
-		abort();
-	}
+	same_or_abort("fast and general paths", ret, &d, m, rs, &ds, slow);
 	ld_model_free(slow);
 	/* threads cost: one input in two, always the same */
 	if (!(ld_hash_bytes((const char *)data, size) & 4))
