@@ -12,7 +12,9 @@
  * result again; and (one in two) once more with every file shared
  * between two threads however small (/proc's chains in chunks of 64
  * bytes, the export's chains thread, the chain index's parts), against
- * the first read, by one thread: the same once more.
+ * the first read, which shares only what is big enough to (at most the
+ * chain index of a chains file near the 1 MiB input limit, usually
+ * nothing): the same once more.
  */
 #include <stdio.h>
 #include <stdlib.h>
